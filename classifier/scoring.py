@@ -1,0 +1,66 @@
+"""The scoring port (`PairScorer`), verified candidates and the unsupervised overlap baseline.
+
+A scorer gets a prepared posting and all of its verified candidates in one call, so a model
+can score them as one batch. Scores are probabilities-like numbers in [0, 1] compared with the
+scorer's own threshold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from indexer.prepare import PreparedPosting
+from indexer.store import StoredPosting
+
+OVERLAP_THRESHOLD = 0.995
+"""Baseline threshold on the estimated overlap coefficient, chosen on gold-dev as the lowest
+value reaching the best F1 (see README, "Baseline"). It is high because gold-dev is full of
+different vacancies with identical text: text alone cannot tell them apart."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An indexed posting found for a query, with its sketch estimates against the query."""
+
+    posting: StoredPosting
+    jaccard: float
+    overlap: float
+
+
+class PairScorer(Protocol):
+    """Scores (query, candidate) pairs; one call per posting for all of its candidates."""
+
+    @property
+    def name(self) -> str:
+        """Short name shown in /ready and metrics (e.g. "overlap")."""
+        ...
+
+    @property
+    def version(self) -> str:
+        """Version of the scorer or model artifact."""
+        ...
+
+    @property
+    def threshold(self) -> float:
+        """Scores at or above this are duplicates."""
+        ...
+
+    def score(self, query: PreparedPosting, candidates: Sequence[Candidate]) -> list[float]:
+        """One score in [0, 1] per candidate, in order."""
+        ...
+
+
+@dataclass(frozen=True)
+class OverlapScorer:
+    """Published unsupervised baseline (Zhao et al. 2021): the overlap coefficient
+    |A∩B| / min(|A|, |B|) of description shingles, estimated from the sketches."""
+
+    threshold: float = OVERLAP_THRESHOLD
+    name: str = "overlap"
+    version: str = "1"
+
+    def score(self, query: PreparedPosting, candidates: Sequence[Candidate]) -> list[float]:
+        """The candidates' estimated overlap with the query, already computed at verification."""
+        return [c.overlap for c in candidates]

@@ -1,0 +1,146 @@
+"""MinHash sketches, LSH band keys and similarity estimates from sketches.
+
+A sketch is M minimums of the shingle set under M seeded permutations of the 64-bit hash
+space, computed for all permutations at once with numpy. Each permutation is
+``x -> ((x XOR r_i) * a_i) XOR shift`` mixing with odd multipliers, a bijection on 64 bits,
+so equal slots estimate Jaccard similarity. Sketch values and band keys leave this module as
+signed 64-bit ints because SQLite INTEGER and Elasticsearch ``long`` are signed: this is the
+one place that converts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import xxhash
+
+from indexer.shingles import ShingleKind, shingle_set
+from indexer.text import NORMALISER_VERSION
+
+Sketch = npt.NDArray[np.int64]
+_CHUNK_ROWS = 2048  # bounds the temporary (rows x M) matrix to 2 MB per array for M=128
+
+
+@dataclass(frozen=True)
+class SketchParams:
+    """Everything that decides the sketch of a text. Stored with every index and checked at open:
+    a changed seed, M, shingle or normaliser rule silently breaks every comparison."""
+
+    seed: int = 1
+    num_perm: int = 128
+    shingle_kind: ShingleKind = "word"
+    shingle_size: int = 5
+    skip: int = 0
+    normaliser_version: int = NORMALISER_VERSION
+    bands: int = 42
+    rows: int = 3
+
+    def __post_init__(self) -> None:
+        if self.num_perm < 1 or self.shingle_size < 1 or self.skip < 0:
+            raise ValueError("num_perm and shingle_size must be >= 1, skip >= 0")
+        if self.bands < 1 or self.rows < 1 or self.bands * self.rows > self.num_perm:
+            raise ValueError("bands * rows must be between 1 and num_perm")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict for storage (JSON / index metadata)."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SketchParams:
+        """Inverse of `to_dict`; unknown keys are an error so a newer index is not misread."""
+        return cls(**data)
+
+
+@lru_cache(maxsize=8)
+def _permutations(seed: int, num_perm: int) -> tuple[npt.NDArray[np.uint64], ...]:
+    rng = np.random.default_rng(seed)
+    high = np.iinfo(np.uint64).max
+    xor = rng.integers(0, high, size=num_perm, dtype=np.uint64, endpoint=True)
+    mul1 = rng.integers(0, high, size=num_perm, dtype=np.uint64, endpoint=True) | np.uint64(1)
+    mul2 = rng.integers(0, high, size=num_perm, dtype=np.uint64, endpoint=True) | np.uint64(1)
+    return xor, mul1, mul2
+
+
+def sketch_hashes(hashes: npt.NDArray[np.uint64], params: SketchParams) -> Sketch:
+    """MinHash sketch (M signed 64-bit ints) of a set of 64-bit shingle hashes.
+
+    Vectorised over permutations: one (shingles x M) matrix per chunk of shingles, never a
+    Python loop over permutations. An empty set gets all-max slots (matches nothing but
+    another empty set).
+    """
+    xor, mul1, mul2 = _permutations(params.seed, params.num_perm)
+    result = np.full(params.num_perm, np.iinfo(np.uint64).max, dtype=np.uint64)
+    shift = np.uint64(31)
+    with np.errstate(over="ignore"):
+        for start in range(0, len(hashes), _CHUNK_ROWS):
+            block = hashes[start : start + _CHUNK_ROWS, None]
+            mixed = (block ^ xor) * mul1
+            mixed ^= mixed >> shift
+            mixed *= mul2
+            np.minimum(result, mixed.min(axis=0), out=result)
+    return to_signed(result)
+
+
+def sketch_tokens(tokens: list[str], params: SketchParams) -> tuple[Sketch, int]:
+    """Sketch of a token sequence under `params`, with the size of its shingle set."""
+    hashes = shingle_set(tokens, params.shingle_kind, params.shingle_size, params.skip)
+    return sketch_hashes(hashes, params), len(hashes)
+
+
+def to_signed(values: npt.NDArray[np.uint64]) -> Sketch:
+    """Reinterpret unsigned 64-bit values as signed (same bits): storage-friendly."""
+    return values.astype(np.uint64, copy=False).view(np.int64)
+
+
+def to_unsigned(values: Sketch) -> npt.NDArray[np.uint64]:
+    """Inverse of `to_signed`."""
+    return values.astype(np.int64, copy=False).view(np.uint64)
+
+
+def band_keys(sketch: Sketch, params: SketchParams) -> list[int]:
+    """LSH band keys: one signed 64-bit hash per band of `rows` consecutive slots.
+
+    The band number seeds the hash, so keys are positional: equal values in different bands
+    never collide on purpose. Two postings with Jaccard J share at least one key with
+    probability 1 - (1 - J**rows) ** bands.
+    """
+    keys: list[int] = []
+    raw = np.ascontiguousarray(sketch, dtype=np.int64)
+    rows = params.rows
+    for band in range(params.bands):
+        digest = xxhash.xxh64_intdigest(raw[band * rows : (band + 1) * rows].tobytes(), band)
+        keys.append(digest - (1 << 64) if digest >= 1 << 63 else digest)
+    return keys
+
+
+def candidate_probability(jaccard: float, params: SketchParams) -> float:
+    """Probability that a pair with this Jaccard shares a band key (the LSH S-curve)."""
+    return float(1.0 - (1.0 - jaccard**params.rows) ** params.bands)
+
+
+def estimate_jaccard(a: Sketch, b: Sketch) -> float:
+    """Estimated Jaccard |A∩B|/|A∪B|: the fraction of equal slots (same position only)."""
+    if len(a) != len(b):
+        raise ValueError("sketches of different sizes cannot be compared")
+    return float(np.count_nonzero(a == b)) / len(a)
+
+
+def overlap_from_jaccard(jaccard: float, size_a: int, size_b: int) -> float:
+    """Overlap coefficient |A∩B| / min(|A|, |B|) from a Jaccard estimate and the set sizes.
+
+    |A∩B| = J (|A| + |B|) / (1 + J); clamped to [0, 1] because J is an estimate.
+    """
+    smaller = min(size_a, size_b)
+    if smaller <= 0:
+        return 0.0
+    intersection = jaccard * (size_a + size_b) / (1.0 + jaccard)
+    return max(0.0, min(1.0, intersection / smaller))
+
+
+def estimate_overlap(a: Sketch, b: Sketch, size_a: int, size_b: int) -> float:
+    """Estimated overlap coefficient of two shingle sets from their sketches and sizes."""
+    return overlap_from_jaccard(estimate_jaccard(a, b), size_a, size_b)

@@ -1,0 +1,232 @@
+"""The index port: what the pipeline needs from a place that holds postings, sketches and clusters.
+
+Adapters (`SqliteStore`, later the search-engine store) implement `IndexStore`; the pipeline
+and the API only see this module. Errors raised by adapters are translated into the classes
+below at the adapter boundary, so no caller ever catches sqlite3 or client exceptions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from indexer.minhash import Sketch, SketchParams
+
+SCHEMA_VERSION = 1
+"""Version of the stored layout; an index written with another version is refused at open."""
+
+
+class StoreError(Exception):
+    """Base class of every error an index store raises."""
+
+
+class StoreUnavailable(StoreError):
+    """The store cannot be reached or answered with an I/O error; retrying later may work."""
+
+
+class IncompatibleIndex(StoreError):
+    """The index on disk was written with another schema version or other sketch parameters.
+
+    Comparing sketches made under different parameters gives meaningless similarities, so the
+    service refuses to start rather than silently mis-cluster.
+    """
+
+
+@dataclass(frozen=True)
+class StoredPosting:
+    """One indexed posting: its identity, blocking fields, sketch and cluster.
+
+    `document` is the posting as received (JSON-compatible) and `decision` the response
+    returned when it was last written; both are kept verbatim so GET and idempotent re-posts
+    answer exactly what the client saw.
+    """
+
+    id: str
+    content_hash: str
+    posted_at: datetime
+    title: str
+    company: str | None
+    source: str | None
+    company_key: str
+    block_key: str
+    sketch: Sketch
+    shingle_count: int
+    cluster_id: str
+    document: dict[str, Any] = field(default_factory=dict)
+    decision: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CandidateQuery:
+    """Find postings that share a band key or the block key, inside a posted_at window.
+
+    `since`/`until` are inclusive bounds (None = unbounded). Results are ordered by the number
+    of shared band keys (descending), then by posted_at and id, and cut at `limit`.
+    """
+
+    band_keys: Sequence[int]
+    block_key: str
+    since: datetime | None
+    until: datetime | None
+    exclude_id: str | None
+    limit: int
+
+
+@dataclass(frozen=True)
+class Merge:
+    """Cluster `absorbed` is folded into `survivor`; `absorbed` becomes an alias of it."""
+
+    absorbed: str
+    survivor: str
+    posting_id: str
+
+
+@dataclass(frozen=True)
+class WriteSet:
+    """Everything one decision changes, applied atomically by `IndexStore.apply`.
+
+    Order of application: deletions, then merges, then upserts (an upsert replaces the
+    posting with the same id, band keys included). Cluster statistics of every touched
+    cluster are recomputed from their members afterwards.
+    """
+
+    upserts: Sequence[tuple[StoredPosting, Sequence[int]]] = ()
+    deletions: Sequence[str] = ()
+    merges: Sequence[Merge] = ()
+
+
+@dataclass(frozen=True)
+class ClusterMember:
+    """A posting as listed in a cluster."""
+
+    id: str
+    title: str
+    company: str | None
+    source: str | None
+    posted_at: datetime
+
+
+@dataclass(frozen=True)
+class ClusterInfo:
+    """A cluster with its members ordered by (posted_at, id); the first is the canonical."""
+
+    id: str
+    size: int
+    first_seen: datetime
+    last_seen: datetime
+    canonical_id: str
+    aliases: list[str]
+    members: list[ClusterMember]
+
+
+@dataclass(frozen=True)
+class ClusterSummary:
+    """One row of the cluster listing (no members)."""
+
+    id: str
+    size: int
+    first_seen: datetime
+    last_seen: datetime
+    canonical_id: str
+
+
+@dataclass(frozen=True)
+class ClusterFilter:
+    """Filters of the cluster listing; `company` compares normalised company keys."""
+
+    min_size: int = 1
+    company_key: str | None = None
+    source: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+
+
+@dataclass(frozen=True)
+class ClusterPage:
+    """A page of clusters ordered by id; `next_after` is the id to continue after, or None."""
+
+    clusters: list[ClusterSummary]
+    next_after: str | None
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """Where one posting stands now: its cluster and the cluster's canonical posting."""
+
+    id: str
+    cluster_id: str
+    duplicate_of: str | None
+
+
+@dataclass(frozen=True)
+class IndexStats:
+    """Sizes for metrics and benchmarks."""
+
+    postings: int
+    clusters: int
+    bytes: int
+
+
+class IndexStore(Protocol):
+    """Port for the index of postings, sketches, band keys and clusters."""
+
+    @property
+    def params(self) -> SketchParams:
+        """The sketch parameters this index was created with."""
+        ...
+
+    def ping(self) -> None:
+        """Raise `StoreUnavailable` unless the store answers."""
+        ...
+
+    def close(self) -> None:
+        """Release connections; the store is unusable afterwards."""
+        ...
+
+    def writer(self) -> AbstractContextManager[None]:
+        """Serialise one read-decide-write cycle, so two near-duplicates sent concurrently see
+        each other (the second one's candidate search runs after the first one's write)."""
+        ...
+
+    def get_posting(self, posting_id: str) -> StoredPosting | None:
+        """The posting with this id, or None."""
+        ...
+
+    def find_candidates(self, query: CandidateQuery) -> list[StoredPosting]:
+        """Postings sharing a band key or the block key, within the window (see CandidateQuery)."""
+        ...
+
+    def apply(self, changes: WriteSet) -> None:
+        """Apply a decision atomically and durably: committed when this returns."""
+        ...
+
+    def resolve_cluster(self, cluster_id: str) -> str | None:
+        """The live cluster id for an id or an alias of a merged cluster; None if unknown."""
+        ...
+
+    def cluster_ids_in_use(self, cluster_id: str) -> bool:
+        """True if the id names a live cluster or an alias (so a new cluster cannot take it)."""
+        ...
+
+    def get_cluster(self, cluster_id: str) -> ClusterInfo | None:
+        """The cluster (aliases resolved) with its members; None if unknown or empty."""
+        ...
+
+    def cluster_canonicals(self, cluster_ids: Sequence[str]) -> dict[str, str]:
+        """Canonical posting id of each live cluster id given (unknown ids are left out)."""
+        ...
+
+    def list_clusters(self, filters: ClusterFilter, after: str | None, limit: int) -> ClusterPage:
+        """Clusters matching the filters, ordered by id, starting after `after`."""
+        ...
+
+    def iter_assignments(self) -> Iterator[Assignment]:
+        """Every indexed posting with its cluster and canonical, ordered by posting id."""
+        ...
+
+    def stats(self) -> IndexStats:
+        """Counts and on-disk size."""
+        ...

@@ -1,0 +1,307 @@
+"""FastAPI app factory and routes. Routes stay thin: parse, call one pipeline verb, map.
+
+Routes are plain `def` so FastAPI runs them in its thread pool; the pipeline and store are
+synchronous and thread-safe.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import datetime
+from time import perf_counter
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Query, Request, Response
+from pydantic import ValidationError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from indexer.store import ClusterFilter, ClusterInfo, StoreError
+from indexer.text import normalise_company
+from service.errors import (
+    ApiError,
+    BodyLimit,
+    install_error_handlers,
+    parse_json_lines,
+    validation_details,
+)
+from service.factory import build_deduplicator
+from service.metrics import Metrics
+from service.pipeline import Decision, Deduplicator
+from service.schemas import (
+    MAX_BATCH,
+    ClusterOut,
+    ClusterPageOut,
+    ClusterSummaryOut,
+    DedupResult,
+    ErrorOut,
+    Posting,
+    PostingOut,
+)
+from service.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+_NDJSON_TYPES = {"application/x-ndjson", "application/ndjson", "application/jsonl"}
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut} for code in (404, 413, 415, 422, 503)
+}
+
+
+class RequestMetrics:
+    """ASGI middleware counting requests by route template and status, with latency."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        status = 500
+        started = perf_counter()
+
+        async def capture(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, capture)
+        finally:
+            route = scope.get("route")
+            template = getattr(route, "path", None) or "unmatched"
+            self.metrics.requests.labels(template, scope["method"], str(status)).inc()
+            self.metrics.request_seconds.labels(template).observe(perf_counter() - started)
+
+
+def _result(decision: Decision) -> DedupResult:
+    return DedupResult.model_validate(decision.to_dict())
+
+
+def _cluster_out(info: ClusterInfo) -> ClusterOut:
+    return ClusterOut.model_validate(info, from_attributes=True)
+
+
+def _encode_cursor(after: str) -> str:
+    return base64.urlsafe_b64encode(after.encode("utf-8")).decode("ascii")
+
+
+def _decode_cursor(cursor: str) -> str:
+    try:
+        return base64.urlsafe_b64decode(cursor.encode("ascii")).decode("utf-8")
+    except (binascii.Error, UnicodeError, ValueError) as exc:
+        raise ApiError(
+            422, "validation_error", "invalid cursor", [{"field": "cursor", "reason": "invalid"}]
+        ) from exc
+
+
+async def _batch_body(request: Request) -> list[Posting]:
+    """Parse a batch: a JSON array, or NDJSON with Content-Type application/x-ndjson.
+
+    Every item is validated before anything is processed, so one bad item rejects the whole
+    batch (422 naming `[index].field`) and nothing is stored.
+    """
+    body = await request.body()
+    media = request.headers.get("content-type", "application/json").split(";")[0].strip()
+    try:
+        if media.lower() in _NDJSON_TYPES:
+            items = parse_json_lines(body)
+        elif media.lower() == "application/json":
+            items = json.loads(body)
+            if not isinstance(items, list):
+                raise ApiError(
+                    422,
+                    "validation_error",
+                    "a JSON batch must be an array of postings",
+                    [{"field": "body", "reason": "expected an array"}],
+                )
+        else:
+            raise ApiError(
+                415,
+                "unsupported_media_type",
+                "send application/json (an array) or application/x-ndjson (one per line)",
+            )
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ApiError(
+            422,
+            "validation_error",
+            "body is not valid JSON",
+            [{"field": "body", "reason": str(exc)}],
+        ) from exc
+    if len(items) > MAX_BATCH:
+        raise ApiError(413, "batch_too_large", f"a batch holds at most {MAX_BATCH} postings")
+    if not items:
+        raise ApiError(
+            422, "validation_error", "empty batch", [{"field": "body", "reason": "empty"}]
+        )
+    postings: list[Posting] = []
+    details: list[dict[str, Any]] = []
+    for index, item in enumerate(items):
+        try:
+            postings.append(Posting.model_validate(item))
+        except ValidationError as exc:
+            details.extend(validation_details(exc.errors(), prefix=f"[{index}]"))
+    if details:
+        raise ApiError(422, "validation_error", "invalid postings in batch", details)
+    return postings
+
+
+def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> FastAPI:
+    """Build the app: open the store (fails fast on an incompatible index), wire the routes."""
+    dedup = deduplicator or build_deduplicator(settings)
+    scorer = dedup.scorer
+    metrics = Metrics(dedup.store.stats, scorer.name, scorer.version)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        dedup.store.close()
+
+    app = FastAPI(
+        title="jobdedup",
+        version="0.1.0",
+        description="Near-duplicate detection for job postings.",
+        lifespan=lifespan,
+    )
+    app.state.deduplicator = dedup
+    app.state.metrics = metrics
+    install_error_handlers(app)
+
+    @app.post("/dedup", response_model=DedupResult, responses=_ERRORS, tags=["dedup"])
+    def dedup_one(posting: Posting, dry_run: bool = False) -> DedupResult:
+        """Verdict for one posting: new, duplicate (of which, in which cluster), unchanged or
+        updated. Committed before the response unless `dry_run`."""
+        decision = dedup.dedup(posting, dry_run=dry_run)
+        metrics.observe_decision(
+            decision.status, dry_run, decision.timings, len(decision.candidates)
+        )
+        return _result(decision)
+
+    @app.post(
+        "/dedup/batch",
+        response_model=list[DedupResult],
+        responses=_ERRORS,
+        tags=["dedup"],
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {"schema": {"type": "array", "maxItems": MAX_BATCH}},
+                    "application/x-ndjson": {"schema": {"type": "string"}},
+                },
+            }
+        },
+    )
+    def dedup_batch(
+        postings: Annotated[list[Posting], Depends(_batch_body)], dry_run: bool = False
+    ) -> list[DedupResult]:
+        """Up to 1,000 postings, answered in order as if posted one by one."""
+        results = []
+        for posting in postings:
+            decision = dedup.dedup(posting, dry_run=dry_run)
+            metrics.observe_decision(
+                decision.status, dry_run, decision.timings, len(decision.candidates)
+            )
+            results.append(_result(decision))
+        return results
+
+    @app.get("/postings/{posting_id}", response_model=PostingOut, responses=_ERRORS)
+    def get_posting(posting_id: str) -> PostingOut:
+        """An indexed posting, its cluster and the cluster's canonical posting."""
+        found = dedup.posting(posting_id)
+        if found is None:
+            raise ApiError(404, "not_found", f"posting {posting_id!r} is not indexed")
+        stored, canonical = found
+        return PostingOut(
+            id=stored.id,
+            cluster_id=stored.cluster_id,
+            duplicate_of=canonical,
+            posting=stored.document,
+            decision=stored.decision,
+        )
+
+    @app.delete("/postings/{posting_id}", responses=_ERRORS)
+    def delete_posting(posting_id: str) -> dict[str, Any]:
+        """Remove a posting from the index and its cluster."""
+        if not dedup.delete(posting_id):
+            raise ApiError(404, "not_found", f"posting {posting_id!r} is not indexed")
+        return {"id": posting_id, "deleted": True}
+
+    @app.get("/clusters/{cluster_id}", response_model=ClusterOut, responses=_ERRORS)
+    def get_cluster(cluster_id: str) -> ClusterOut:
+        """A cluster with its members; the id of a merged cluster resolves to the survivor."""
+        info = dedup.cluster(cluster_id)
+        if info is None:
+            raise ApiError(404, "not_found", f"cluster {cluster_id!r} does not exist")
+        return _cluster_out(info)
+
+    @app.get("/clusters", response_model=ClusterPageOut, responses=_ERRORS)
+    def list_clusters(
+        min_size: Annotated[int, Query(ge=1)] = 1,
+        company: str | None = None,
+        source: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        cursor: str | None = None,
+        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    ) -> ClusterPageOut:
+        """Clusters ordered by id, filtered; follow `next_cursor` for the next page."""
+        filters = ClusterFilter(
+            min_size=min_size,
+            company_key=normalise_company(company) if company else None,
+            source=source,
+            since=since,
+            until=until,
+        )
+        after = _decode_cursor(cursor) if cursor else None
+        page = dedup.clusters(filters, after, limit)
+        return ClusterPageOut(
+            clusters=[
+                ClusterSummaryOut.model_validate(c, from_attributes=True) for c in page.clusters
+            ],
+            next_cursor=_encode_cursor(page.next_after) if page.next_after else None,
+        )
+
+    @app.get("/health", tags=["ops"])
+    def health() -> dict[str, str]:
+        """Liveness: the process answers."""
+        return {"status": "ok"}
+
+    @app.get("/ready", tags=["ops"], responses=_ERRORS)
+    def ready(response: Response) -> dict[str, Any]:
+        """Readiness: the store answers and the scorer is loaded; 503 otherwise."""
+        body: dict[str, Any] = {
+            "scorer": {
+                "name": scorer.name,
+                "version": scorer.version,
+                "threshold": scorer.threshold,
+            }
+        }
+        try:
+            dedup.store.ping()
+            body.update(status="ready", store="ok")
+        except StoreError as exc:
+            response.status_code = 503
+            response.headers["Retry-After"] = "5"
+            body.update(status="unavailable", store=str(exc))
+        return body
+
+    @app.get("/metrics", tags=["ops"])
+    def prometheus() -> Response:
+        """Prometheus text exposition."""
+        return Response(metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8")
+
+    app.add_middleware(
+        BodyLimit,
+        default_limit=settings.max_body_bytes,
+        limits={"/dedup/batch": settings.max_batch_bytes},
+    )
+    app.add_middleware(RequestMetrics, metrics=metrics)
+    return app

@@ -1,0 +1,221 @@
+"""The `jobdedup` command: serve | ingest | export.
+
+Every command reads the same `Settings` (the `JOBDEDUP_*` variables), with flags overriding
+them, so `ingest` then `export` or `serve` work on the same index.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import logging
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+from pydantic import ValidationError
+from tqdm import tqdm
+
+from indexer.store import StoreError
+from service.errors import validation_details
+from service.factory import ConfigurationError, build_deduplicator
+from service.schemas import Posting
+from service.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+_OVERRIDES = {
+    "data_dir": "JOBDEDUP_DATA_DIR",
+    "backend": "JOBDEDUP_BACKEND",
+    "search_url": "JOBDEDUP_SEARCH_URL",
+    "window_days": "JOBDEDUP_WINDOW_DAYS",
+    "threshold": "JOBDEDUP_THRESHOLD",
+}
+
+
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data-dir", type=Path, help="index directory (JOBDEDUP_DATA_DIR)")
+    parser.add_argument("--backend", help="sqlite (JOBDEDUP_BACKEND)")
+    parser.add_argument("--search-url", help="search engine URL (JOBDEDUP_SEARCH_URL)")
+    parser.add_argument("--window-days", type=int, help="candidate window (JOBDEDUP_WINDOW_DAYS)")
+    parser.add_argument("--threshold", type=float, help="duplicate threshold (JOBDEDUP_THRESHOLD)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (exposed for tests and --help)."""
+    parser = argparse.ArgumentParser(prog="jobdedup", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the HTTP service")
+    _add_common(serve)
+    serve.add_argument("--host", help="bind address (JOBDEDUP_HOST, default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port (JOBDEDUP_PORT, default 8000)")
+
+    ingest = sub.add_parser("ingest", help="deduplicate postings from a JSONL file")
+    _add_common(ingest)
+    ingest.add_argument("file", type=Path, help="postings, one JSON object per line (.gz ok)")
+    ingest.add_argument("--out", type=Path, help="write one decision per valid posting here")
+    ingest.add_argument("--dry-run", action="store_true", help="decide without writing")
+    ingest.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    export = sub.add_parser("export", help="write {id, cluster_id, duplicate_of} per posting")
+    _add_common(export)
+    export.add_argument("--out", type=Path, help="output file (default: stdout)")
+    return parser
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    """Settings from the environment, with any flag given overriding its variable."""
+    overrides: dict[str, Any] = {}
+    for name in (*_OVERRIDES, "host", "port"):
+        value = getattr(args, name, None)
+        if value is not None:
+            overrides[name] = value
+    return Settings(**overrides)
+
+
+def _open_text(path: Path) -> IO[str]:
+    if path.suffix == ".gz":
+        return gzip.open(path, "rt", encoding="utf-8")
+    return path.open("r", encoding="utf-8")
+
+
+def _count_lines(path: Path) -> int:
+    with _open_text(path) as handle:
+        return sum(1 for _ in handle)
+
+
+@contextmanager
+def _output(path: Path | None) -> Iterator[IO[str]]:
+    if path is None:
+        yield sys.stdout
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as handle:
+        yield handle
+
+
+def _parse_line(line: str) -> Posting:
+    return Posting.model_validate(json.loads(line))
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    """Run every posting of a JSONL file through the pipeline, in file order."""
+    settings = settings_from(args)
+    if not args.file.exists():
+        print(f"jobdedup ingest: no such file: {args.file}", file=sys.stderr)
+        return 2
+    total = 0 if args.no_progress else _count_lines(args.file)
+    dedup = build_deduplicator(settings)
+    counts: Counter[str] = Counter()
+    started = time.perf_counter()
+    try:
+        with (
+            _open_text(args.file) as lines,
+            _output(args.out) if args.out else _null() as out,
+            tqdm(total=total, disable=args.no_progress, unit="posting", file=sys.stderr) as bar,
+        ):
+            for number, line in enumerate(lines, start=1):
+                bar.update(1)
+                if not line.strip():
+                    continue
+                try:
+                    posting = _parse_line(line)
+                except json.JSONDecodeError as exc:
+                    counts["invalid"] += 1
+                    bar.write(f"line {number}: invalid JSON: {exc.msg}", file=sys.stderr)
+                    continue
+                except ValidationError as exc:
+                    counts["invalid"] += 1
+                    reasons = "; ".join(
+                        f"{d['field']}: {d['reason']}" for d in validation_details(exc.errors())
+                    )
+                    bar.write(f"line {number}: invalid posting: {reasons}", file=sys.stderr)
+                    continue
+                decision = dedup.dedup(posting, dry_run=args.dry_run)
+                counts[decision.status] += 1
+                if out is not None:
+                    out.write(json.dumps(decision.to_dict(), ensure_ascii=False) + "\n")
+        elapsed = time.perf_counter() - started
+        stats = dedup.store.stats()
+    finally:
+        dedup.store.close()
+    valid = sum(v for k, v in counts.items() if k != "invalid")
+    rate = valid / elapsed if elapsed > 0 else 0.0
+    print(
+        f"postings {valid}  new {counts['new']}  duplicates {counts['duplicate']}  "
+        f"updated {counts['updated']}  unchanged {counts['unchanged']}  "
+        f"invalid lines {counts['invalid']}  clusters {stats.clusters}  "
+        f"elapsed {elapsed:.1f}s  rate {rate:.0f} postings/s",
+        file=sys.stderr,
+    )
+    return 0
+
+
+@contextmanager
+def _null() -> Iterator[None]:
+    yield None
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """One line per indexed posting: {id, cluster_id, duplicate_of}, clusters as they stand."""
+    dedup = build_deduplicator(settings_from(args))
+    written = 0
+    try:
+        with _output(args.out) as out:
+            for item in dedup.assignments():
+                row = {
+                    "id": item.id,
+                    "cluster_id": item.cluster_id,
+                    "duplicate_of": item.duplicate_of,
+                }
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+                written += 1
+    finally:
+        dedup.store.close()
+    print(f"exported {written} postings", file=sys.stderr)
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the HTTP service with uvicorn (one process: the embedded index's writer lock is
+    per process)."""
+    import uvicorn
+
+    from service.api import create_app
+
+    settings = settings_from(args)
+    app = create_app(settings)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level.lower())
+    return 0
+
+
+_COMMANDS = {"serve": cmd_serve, "ingest": cmd_ingest, "export": cmd_export}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `jobdedup` console script."""
+    args = build_parser().parse_args(argv)
+    try:
+        settings = settings_from(args)
+    except ValidationError as exc:
+        for detail in validation_details(exc.errors()):
+            print(f"jobdedup: bad setting {detail['field']}: {detail['reason']}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s"
+    )
+    try:
+        return _COMMANDS[args.command](args)
+    except (ConfigurationError, StoreError) as exc:
+        print(f"jobdedup {args.command}: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

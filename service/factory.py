@@ -1,0 +1,41 @@
+"""Composition root: the only place that names concrete store adapters and scorers."""
+
+from __future__ import annotations
+
+from classifier.scoring import OverlapScorer, PairScorer
+from indexer.sqlite import open_sqlite_store
+from indexer.store import IndexStore
+from service.pipeline import Deduplicator, PipelineConfig
+from service.settings import Settings
+
+
+class ConfigurationError(Exception):
+    """The settings ask for something this build cannot provide."""
+
+
+def build_store(settings: Settings) -> IndexStore:
+    """Open the configured index (raises IncompatibleIndex / StoreUnavailable)."""
+    if settings.backend != "sqlite":
+        raise ConfigurationError(
+            f"JOBDEDUP_BACKEND={settings.backend} is not available in this version; "
+            "use 'sqlite' (the embedded index)"
+        )
+    return open_sqlite_store(settings.data_dir, settings.sketch_params())
+
+
+def build_scorer(settings: Settings) -> PairScorer:
+    """The configured pair scorer with its threshold."""
+    if settings.threshold is None:
+        return OverlapScorer()
+    return OverlapScorer(threshold=settings.threshold)
+
+
+def build_deduplicator(settings: Settings) -> Deduplicator:
+    """Store + scorer + pipeline configuration, as every entry point needs them."""
+    config = PipelineConfig(
+        window_days=settings.window_days,
+        max_candidates=settings.max_candidates,
+        verify_min_overlap=settings.verify_min_overlap,
+        merge_threshold=settings.merge_threshold,
+    )
+    return Deduplicator(build_store(settings), build_scorer(settings), config)

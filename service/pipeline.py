@@ -1,0 +1,340 @@
+"""Deduplicator: clean → sketch → candidates → score → assign cluster → persist.
+
+The one place where a posting's verdict is decided; the HTTP API and the CLI both call it. The
+CPU-heavy preparation runs outside the store's writer lock; candidate search, scoring and the
+write run inside it, so a near-duplicate sent concurrently with its original always sees it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from time import perf_counter
+from typing import Any
+
+from classifier.kinds import duplicate_type
+from classifier.scoring import Candidate, PairScorer
+from indexer.minhash import estimate_jaccard, overlap_from_jaccard
+from indexer.prepare import PreparedPosting, posting_tokens, prepare, to_stored
+from indexer.store import (
+    Assignment,
+    CandidateQuery,
+    ClusterFilter,
+    ClusterInfo,
+    ClusterPage,
+    IndexStore,
+    Merge,
+    StoredPosting,
+    WriteSet,
+)
+from service.schemas import Posting
+
+logger = logging.getLogger(__name__)
+
+STAGES = ("clean", "sketch", "candidates", "score", "persist")
+
+
+@dataclass(frozen=True)
+class PipelineConfig:
+    """Decision knobs (see Settings for their defaults and meaning)."""
+
+    window_days: int = 60
+    max_candidates: int = 50
+    verify_min_overlap: float = 0.2
+    merge_threshold: float | None = None
+
+
+@dataclass(frozen=True)
+class ScoredCandidate:
+    """A candidate as reported back to the client."""
+
+    id: str
+    score: float
+    jaccard: float
+    overlap: float
+    cluster_id: str
+
+
+@dataclass
+class Decision:
+    """The verdict for one posting; `timings` (seconds per stage) is for metrics only."""
+
+    id: str
+    status: str
+    duplicate_of: str | None
+    cluster_id: str
+    duplicate_type: str | None
+    score: float | None
+    candidates: list[ScoredCandidate]
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form shared by `/dedup`, the stored decision and `ingest --out`."""
+        return {
+            "id": self.id,
+            "status": self.status,
+            "duplicate_of": self.duplicate_of,
+            "cluster_id": self.cluster_id,
+            "duplicate_type": self.duplicate_type,
+            "score": self.score,
+            "candidates": [c.__dict__ for c in self.candidates],
+        }
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Deduplicator:
+    """Decides, for each posting, whether it is new or a duplicate, and keeps clusters."""
+
+    def __init__(
+        self,
+        store: IndexStore,
+        scorer: PairScorer,
+        config: PipelineConfig | None = None,
+        clock: Callable[[], datetime] = _now,
+    ) -> None:
+        self.store = store
+        self.scorer = scorer
+        self.config = config or PipelineConfig()
+        self._clock = clock
+
+    @property
+    def merge_threshold(self) -> float:
+        """Score at which a posting that links two clusters merges them."""
+        merge = self.config.merge_threshold
+        return self.scorer.threshold if merge is None else max(merge, self.scorer.threshold)
+
+    # -- preparation -------------------------------------------------------------------------
+
+    def prepare(self, posting: Posting, timings: dict[str, float]) -> PreparedPosting:
+        """Clean and sketch a posting (no store access); records stage timings."""
+        started = perf_counter()
+        received = posting.model_dump(mode="json", exclude_none=True)
+        posted_at = posting.posted_at or self._clock()
+        document = dict(received)
+        document["posted_at"] = posted_at.isoformat()
+        tokens = posting_tokens(posting.title, posting.description)
+        cleaned = perf_counter()
+        timings["clean"] = cleaned - started
+        prepared = prepare(
+            posting_id=posting.id,
+            title=posting.title,
+            tokens=tokens,
+            company=posting.company,
+            source=posting.source,
+            posted_at=posted_at,
+            document=document,
+            received=received,
+            params=self.store.params,
+        )
+        timings["sketch"] = perf_counter() - cleaned
+        return prepared
+
+    # -- the verb ----------------------------------------------------------------------------
+
+    def dedup(self, posting: Posting, *, dry_run: bool = False) -> Decision:
+        """Decide and (unless `dry_run`) persist one posting; committed when this returns."""
+        timings: dict[str, float] = {}
+        prepared = self.prepare(posting, timings)
+        with self.store.writer():
+            existing = self.store.get_posting(prepared.id)
+            if existing is not None and existing.content_hash == prepared.content_hash:
+                return self._unchanged(existing, timings)
+            started = perf_counter()
+            candidates = self.candidates(prepared)
+            scored = perf_counter()
+            timings["candidates"] = scored - started
+            scores = self.scorer.score(prepared, candidates) if candidates else []
+            timings["score"] = perf_counter() - scored
+            decision, merges = self._decide(prepared, existing, candidates, scores)
+            decision.timings = timings
+            if not dry_run:
+                started = perf_counter()
+                record = to_stored(prepared, decision.cluster_id, decision.to_dict())
+                self.store.apply(WriteSet(upserts=[(record, prepared.band_keys)], merges=merges))
+                timings["persist"] = perf_counter() - started
+        return decision
+
+    def candidates(self, prepared: PreparedPosting) -> list[Candidate]:
+        """Verified candidates: band-key or block-key hits inside the time window whose
+        estimated overlap reaches `verify_min_overlap` (block-key hits are always kept), best
+        overlap first, capped at `max_candidates`."""
+        cfg = self.config
+        window = timedelta(days=cfg.window_days)
+        since = prepared.posted_at - window if cfg.window_days else None
+        until = prepared.posted_at + window if cfg.window_days else None
+        found = self.store.find_candidates(
+            CandidateQuery(
+                band_keys=prepared.band_keys,
+                block_key=prepared.block_key,
+                since=since,
+                until=until,
+                exclude_id=prepared.id,
+                limit=cfg.max_candidates * 4,
+            )
+        )
+        verified: list[Candidate] = []
+        for other in found:
+            jaccard = estimate_jaccard(prepared.sketch, other.sketch)
+            overlap = overlap_from_jaccard(jaccard, prepared.shingle_count, other.shingle_count)
+            if overlap >= cfg.verify_min_overlap or other.block_key == prepared.block_key:
+                verified.append(Candidate(other, jaccard, overlap))
+        verified.sort(key=lambda c: (-c.overlap, c.posting.posted_at, c.posting.id))
+        return verified[: cfg.max_candidates]
+
+    # -- decision ----------------------------------------------------------------------------
+
+    def _decide(
+        self,
+        prepared: PreparedPosting,
+        existing: StoredPosting | None,
+        candidates: list[Candidate],
+        scores: list[float],
+    ) -> tuple[Decision, list[Merge]]:
+        reported = [
+            ScoredCandidate(
+                id=c.posting.id,
+                score=round(s, 6),
+                jaccard=round(c.jaccard, 6),
+                overlap=round(c.overlap, 6),
+                cluster_id=c.posting.cluster_id,
+            )
+            for c, s in zip(candidates, scores, strict=True)
+        ]
+        best = max(
+            range(len(candidates)),
+            key=lambda i: (scores[i], -candidates[i].posting.posted_at.timestamp()),
+            default=None,
+        )
+        status_if_new = "updated" if existing is not None else "new"
+        if best is None or scores[best] < self.scorer.threshold:
+            return (
+                Decision(
+                    id=prepared.id,
+                    status=status_if_new,
+                    duplicate_of=None,
+                    cluster_id=self._fresh_cluster_id(prepared.id, existing),
+                    duplicate_type=None,
+                    score=None if best is None else round(scores[best], 6),
+                    candidates=reported,
+                ),
+                [],
+            )
+        match = candidates[best]
+        linked = {match.posting.cluster_id} | {
+            c.posting.cluster_id
+            for c, s in zip(candidates, scores, strict=True)
+            if s >= self.merge_threshold
+        }
+        survivor, merges = self._plan_merges(linked, prepared.id)
+        return (
+            Decision(
+                id=prepared.id,
+                status="updated" if existing is not None else "duplicate",
+                duplicate_of=self._earliest_other(linked, prepared.id),
+                cluster_id=survivor,
+                duplicate_type=duplicate_type(prepared, match),
+                score=round(scores[best], 6),
+                candidates=reported,
+            ),
+            merges,
+        )
+
+    def _cluster_first(self, cluster_ids: set[str], exclude: str) -> dict[str, StoredPosting]:
+        """Earliest member (other than `exclude`) of each cluster, by (posted_at, id)."""
+        firsts: dict[str, StoredPosting] = {}
+        canonicals = self.store.cluster_canonicals(sorted(cluster_ids))
+        for cluster_id, canonical_id in canonicals.items():
+            posting = self.store.get_posting(canonical_id) if canonical_id != exclude else None
+            if posting is None:
+                info = self.store.get_cluster(cluster_id)
+                others = [m.id for m in info.members if m.id != exclude] if info else []
+                posting = self.store.get_posting(others[0]) if others else None
+            if posting is not None:
+                firsts[cluster_id] = posting
+        return firsts
+
+    def _plan_merges(self, linked: set[str], posting_id: str) -> tuple[str, list[Merge]]:
+        """The oldest linked cluster survives; the others fold into it."""
+        if len(linked) == 1:
+            return next(iter(linked)), []
+        firsts = self._cluster_first(linked, posting_id)
+        ordered = sorted(
+            linked,
+            key=lambda cid: (firsts[cid].posted_at, cid) if cid in firsts else (_MAX_TIME, cid),
+        )
+        survivor = ordered[0]
+        return survivor, [
+            Merge(absorbed=c, survivor=survivor, posting_id=posting_id) for c in ordered[1:]
+        ]
+
+    def _earliest_other(self, cluster_ids: set[str], posting_id: str) -> str | None:
+        firsts = self._cluster_first(cluster_ids, posting_id)
+        if not firsts:
+            return None
+        return min(firsts.values(), key=lambda p: (p.posted_at, p.id)).id
+
+    def _fresh_cluster_id(self, posting_id: str, existing: StoredPosting | None) -> str:
+        """A new cluster is named after the posting that opens it; if that id is taken (an
+        update that leaves a cluster it opened, or an alias), a numbered suffix is added."""
+        if existing is not None:
+            info = self.store.get_cluster(existing.cluster_id)
+            if info is not None and [m.id for m in info.members] == [posting_id]:
+                return info.id
+        candidate, n = posting_id, 1
+        while self.store.cluster_ids_in_use(candidate):
+            n += 1
+            candidate = f"{posting_id}~{n}"
+        return candidate
+
+    def _unchanged(self, existing: StoredPosting, timings: dict[str, float]) -> Decision:
+        stored = existing.decision
+        canonical = self.store.cluster_canonicals([existing.cluster_id]).get(existing.cluster_id)
+        return Decision(
+            id=existing.id,
+            status="unchanged",
+            duplicate_of=canonical if canonical not in (None, existing.id) else None,
+            cluster_id=existing.cluster_id,
+            duplicate_type=stored.get("duplicate_type"),
+            score=stored.get("score"),
+            candidates=[ScoredCandidate(**c) for c in stored.get("candidates", [])],
+            timings=timings,
+        )
+
+    # -- other verbs -------------------------------------------------------------------------
+
+    def delete(self, posting_id: str) -> bool:
+        """Remove a posting from the index and its cluster; False if it was not indexed."""
+        with self.store.writer():
+            if self.store.get_posting(posting_id) is None:
+                return False
+            self.store.apply(WriteSet(deletions=[posting_id]))
+        logger.info("deleted posting id=%s", posting_id)
+        return True
+
+    def posting(self, posting_id: str) -> tuple[StoredPosting, str | None] | None:
+        """An indexed posting and the current canonical of its cluster (None if itself)."""
+        found = self.store.get_posting(posting_id)
+        if found is None:
+            return None
+        canonical = self.store.cluster_canonicals([found.cluster_id]).get(found.cluster_id)
+        return found, canonical if canonical != found.id else None
+
+    def cluster(self, cluster_id: str) -> ClusterInfo | None:
+        """A cluster by id or by the alias of a cluster merged into it."""
+        return self.store.get_cluster(cluster_id)
+
+    def clusters(self, filters: ClusterFilter, after: str | None, limit: int) -> ClusterPage:
+        """A page of the cluster listing."""
+        return self.store.list_clusters(filters, after, limit)
+
+    def assignments(self) -> Iterator[Assignment]:
+        """Every posting with its cluster and canonical as they stand now (for export)."""
+        return self.store.iter_assignments()
+
+
+_MAX_TIME = datetime.max.replace(tzinfo=UTC)

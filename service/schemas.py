@@ -1,0 +1,156 @@
+"""Request and response schemas of the HTTP API (and of the CLI's JSON lines).
+
+Field names here are a public contract: crawlers and analysts' scripts depend on them, so they
+change only additively.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+MAX_DESCRIPTION_CHARS = 200_000
+MAX_TITLE_CHARS = 1_000
+MAX_FIELD_CHARS = 1_000
+MAX_URL_CHARS = 4_096
+MAX_BATCH = 1_000
+
+Status = Literal["new", "duplicate", "unchanged", "updated"]
+DuplicateKind = Literal["full", "semantic", "temporal", "partial"]
+
+
+class Posting(BaseModel):
+    """A job posting as sent by a crawler. Unknown top-level fields are rejected (typos would
+    otherwise be dropped silently); anything else goes into `extra`, which is kept as is."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+
+    id: str = Field(min_length=1, max_length=256, description="The sender's stable id.")
+    title: str = Field(min_length=1, max_length=MAX_TITLE_CHARS)
+    description: str = Field(
+        min_length=1, max_length=MAX_DESCRIPTION_CHARS, description="Plain text or HTML."
+    )
+    company: str | None = Field(default=None, max_length=MAX_FIELD_CHARS)
+    location: str | None = Field(default=None, max_length=MAX_FIELD_CHARS)
+    posted_at: datetime | None = Field(
+        default=None, description="ISO date or datetime; defaults to receipt time (UTC)."
+    )
+    url: str | None = Field(default=None, max_length=MAX_URL_CHARS)
+    source: str | None = Field(default=None, max_length=MAX_FIELD_CHARS)
+    language: str | None = Field(default=None, max_length=35)
+    salary: str | None = Field(default=None, max_length=MAX_FIELD_CHARS)
+    extra: dict[str, Any] | None = None
+
+    @field_validator("posted_at", mode="before")
+    @classmethod
+    def _date_or_datetime(cls, value: object) -> object:
+        """Accept a bare date (midnight UTC) as well as a datetime."""
+        if isinstance(value, str) and len(value) == 10:
+            try:
+                return datetime.combine(date.fromisoformat(value), time(0), tzinfo=UTC)
+            except ValueError:
+                return value
+        return value
+
+    @field_validator("posted_at")
+    @classmethod
+    def _utc(cls, value: datetime | None) -> datetime | None:
+        """Naive datetimes are taken as UTC; everything is stored in UTC."""
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+    @field_validator("id", "title", "description")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be blank")
+        return value
+
+
+class CandidateOut(BaseModel):
+    """A verified candidate with its score and sketch estimates."""
+
+    id: str
+    score: float
+    jaccard: float
+    overlap: float
+    cluster_id: str
+
+
+class DedupResult(BaseModel):
+    """The verdict for one posting."""
+
+    id: str
+    status: Status
+    duplicate_of: str | None
+    cluster_id: str
+    duplicate_type: DuplicateKind | None
+    score: float | None
+    candidates: list[CandidateOut]
+
+
+class PostingOut(BaseModel):
+    """An indexed posting: what was sent (posted_at filled in) and where it stands now."""
+
+    id: str
+    cluster_id: str
+    duplicate_of: str | None
+    posting: dict[str, Any]
+    decision: dict[str, Any]
+
+
+class ClusterMemberOut(BaseModel):
+    id: str
+    title: str
+    company: str | None
+    source: str | None
+    posted_at: datetime
+
+
+class ClusterOut(BaseModel):
+    """A cluster of postings that advertise one vacancy; `canonical_id` is the earliest."""
+
+    id: str
+    size: int
+    first_seen: datetime
+    last_seen: datetime
+    canonical_id: str
+    aliases: list[str]
+    members: list[ClusterMemberOut]
+
+
+class ClusterSummaryOut(BaseModel):
+    id: str
+    size: int
+    first_seen: datetime
+    last_seen: datetime
+    canonical_id: str
+
+
+class ClusterPageOut(BaseModel):
+    """A page of clusters; pass `next_cursor` as `cursor` to get the next page."""
+
+    clusters: list[ClusterSummaryOut]
+    next_cursor: str | None
+
+
+class ErrorDetail(BaseModel):
+    field: str | None = None
+    reason: str
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+    details: list[ErrorDetail] = []
+
+
+class ErrorOut(BaseModel):
+    """The one JSON error shape of the API."""
+
+    error: ErrorBody

@@ -1,0 +1,59 @@
+"""Service configuration: one pydantic-settings class read from `JOBDEDUP_*` variables.
+
+Built only by entry points (CLI commands, `create_app` callers), never at import time, so
+tests construct their own `Settings(...)` and nothing reads the environment behind their back.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from indexer.minhash import SketchParams
+from indexer.shingles import ShingleKind
+
+
+class Settings(BaseSettings):
+    """All knobs of the service, the CLI and the pipeline (env prefix `JOBDEDUP_`)."""
+
+    model_config = SettingsConfigDict(env_prefix="JOBDEDUP_", extra="ignore")
+
+    data_dir: Path = Path("./var")
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+    backend: Literal["sqlite", "elasticsearch", "opensearch"] = "sqlite"
+    search_url: str | None = None
+
+    scorer: Literal["overlap"] = "overlap"
+    threshold: float | None = Field(default=None, ge=0.0, le=1.0)
+    merge_threshold: float | None = Field(default=None, ge=0.0, le=1.0)
+    window_days: int = Field(default=60, ge=0)
+    max_candidates: int = Field(default=50, ge=1, le=1000)
+    verify_min_overlap: float = Field(default=0.2, ge=0.0, le=1.0)
+
+    seed: int = 1
+    num_perm: int = Field(default=128, ge=8, le=1024)
+    shingle_kind: ShingleKind = "word"
+    shingle_size: int = Field(default=5, ge=1, le=16)
+    skip: int = Field(default=0, ge=0, le=4)
+    bands: int = Field(default=42, ge=1)
+    rows: int = Field(default=3, ge=1)
+
+    max_body_bytes: int = Field(default=1_000_000, ge=1024)
+    max_batch_bytes: int = Field(default=64_000_000, ge=1024)
+    log_level: str = "INFO"
+
+    def sketch_params(self) -> SketchParams:
+        """The sketch parameters these settings select (checked against the index at open)."""
+        return SketchParams(
+            seed=self.seed,
+            num_perm=self.num_perm,
+            shingle_kind=self.shingle_kind,
+            shingle_size=self.shingle_size,
+            skip=self.skip,
+            bands=self.bands,
+            rows=self.rows,
+        )
