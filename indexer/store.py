@@ -64,7 +64,9 @@ class CandidateQuery:
     """Find postings that share a band key or the block key, inside a posted_at window.
 
     `since`/`until` are inclusive bounds (None = unbounded). Results are ordered by the number
-    of shared band keys (descending), then by posted_at and id, and cut at `limit`.
+    of shared band keys (descending), then by posted_at and id, and cut at `limit`. Without
+    `with_documents` the records carry empty `document` and `decision` dicts: candidate
+    verification needs only sketches and keys, and decoding documents is costly.
     """
 
     band_keys: Sequence[int]
@@ -73,6 +75,7 @@ class CandidateQuery:
     until: datetime | None
     exclude_id: str | None
     limit: int
+    with_documents: bool = False
 
 
 @dataclass(frozen=True)
@@ -191,6 +194,13 @@ class IndexStore(Protocol):
         each other (the second one's candidate search runs after the first one's write)."""
         ...
 
+    def batch(self) -> AbstractContextManager[None]:
+        """Group every `apply` made by this thread inside the block into one commit (bulk
+        ingest: one fsync per group instead of one per posting). Reads inside the block see
+        the uncommitted writes; nothing is durable until the block exits, so callers
+        acknowledge postings only after it. Holds the writer lock for the whole block."""
+        ...
+
     def get_posting(self, posting_id: str) -> StoredPosting | None:
         """The posting with this id, or None."""
         ...
@@ -200,7 +210,8 @@ class IndexStore(Protocol):
         ...
 
     def apply(self, changes: WriteSet) -> None:
-        """Apply a decision atomically and durably: committed when this returns."""
+        """Apply a decision atomically and durably: committed when this returns (inside
+        `batch()`, atomically and committed when the batch exits)."""
         ...
 
     def resolve_cluster(self, cluster_id: str) -> str | None:

@@ -22,10 +22,10 @@ _BLOCK_TAG = re.compile(
 )
 _DROP_BLOCK = re.compile(r"<\s*(script|style)\b[^>]*>.*?<\s*/\s*\1\s*>", re.IGNORECASE | re.DOTALL)
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-_ANY_TAG = re.compile(r"<[^>]{0,2000}>")
-_NON_WORD = re.compile(r"[^\w]+")
-_UNDERSCORE = re.compile(r"_+")
+# A tag starts with a letter, "/" or "!": "Salary <30k, >5 years" is text, not a tag.
+_ANY_TAG = re.compile(r"<\s*[/!]?[a-zA-Z][^<>]{0,2000}>")
 _SPACES = re.compile(r"\s+")
+_ASCII_SEPARATORS = re.compile(r"[\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+")
 
 # Title decorations that re-posts add or drop without changing the vacancy: gender markers
 # ("(H/F)", "m/w/d", "(m/f/x)") and contract words. Applied to the cleaned, casefolded title.
@@ -35,8 +35,9 @@ _TITLE_NOISE = re.compile(
     r"|cdi|cdd|vacature|vacancy|job|urgent|new)\b"
 )
 _COMPANY_LEGAL = re.compile(
-    r"\b(?:gmbh|ag|kg|bv|b\s+v|nv|n\s+v|sas|sa|sarl|sàrl|ltd|limited|inc|incorporated|llc|plc"
-    r"|llp|co|corp|corporation|company|srl|spa|oy|ab|as|aps|nhs\s+foundation\s+trust"
+    r"\b(?:gmbh|ag|kg|bv|b\s+v|nv|n\s+v|s\s+a\s+r\s+l|s\s+a\s+rl|sarl|s\s+a\s+s|sas|s\s+a|sa"
+    r"|s\s+p\s+a|spa|s\s+r\s+l|srl|ltd|limited|inc|incorporated|llc|plc"
+    r"|llp|co|corp|corporation|company|oy|ab|as|aps|nhs\s+foundation\s+trust"
     r"|foundation\s+trust|nhs\s+trust|the)\b"
 )
 
@@ -49,50 +50,83 @@ def strip_html(raw: str) -> str:
     """
     if "<" not in raw and "&" not in raw:
         return raw
-    text = _COMMENT.sub(" ", raw)
+    # Unescape first: a double-escaped ad ("&lt;p&gt;") carries its tags as entities.
+    text = html.unescape(html.unescape(raw))
+    text = _COMMENT.sub(" ", text)
     text = _DROP_BLOCK.sub(" ", text)
     text = _BLOCK_TAG.sub("\n", text)
-    text = _ANY_TAG.sub(" ", text)
-    return html.unescape(html.unescape(text))
+    # Inline tags (<b>, <span>) sit inside words as often as between them: drop them.
+    return _ANY_TAG.sub("", text)
 
 
 def fold_accents(text: str) -> str:
-    """Remove combining marks after NFKD so "Responsable" matches "Résponsable".
+    """Remove accents (combining marks with a non-zero combining class) after NFKD, so
+    "Responsable" matches "Résponsable".
 
-    Only combining marks go (é → e, й → и, ά → α); letters stay in their own script, and
-    letters without a decomposition (ß, ø, ł) are kept as they are.
+    Only accents go (é → e, й → и, ά → α); letters stay in their own script, letters without a
+    decomposition (ß, ø, ł) are kept, and so are the spacing vowel signs of Thai or Devanagari
+    (combining class 0), which are part of their words. Thai tone marks do have a combining
+    class and are removed, like accents.
     """
     if text.isascii():
         return text
-    return _combining_marks().sub("", unicodedata.normalize("NFKD", text))
+    return unicodedata.normalize("NFKD", text).translate(_tables().accents)
+
+
+class _Tables:
+    """str.translate tables over Unicode categories, built once on first use (not at import
+    time: scanning every code point takes about half a second). translate runs in C; regexes
+    with large character classes were 4x slower on the hot path."""
+
+    def __init__(self) -> None:
+        self.accents: dict[int, str | None] = {}
+        self.separators: dict[int, str | None] = {ord("_"): " "}
+        for code in range(sys.maxunicode + 1):
+            char = chr(code)
+            category = unicodedata.category(char)
+            if category[0] in "PSZ" or category == "Cc":
+                self.separators[code] = " "  # punctuation, symbols, spaces, controls
+            elif category == "Cf":
+                self.separators[code] = None  # soft hyphen, zero-width joiners: inside words
+            elif category[0] == "M" and unicodedata.combining(char):
+                self.accents[code] = None
+        self.words = {**self.separators, **self.accents}
 
 
 @lru_cache(maxsize=1)
-def _combining_marks() -> re.Pattern[str]:
-    """A character class of every combining mark, built once on first use (not at import)."""
-    marks = [chr(c) for c in range(0x300, sys.maxunicode + 1) if unicodedata.combining(chr(c))]
-    return re.compile("[" + "".join(re.escape(m) for m in marks) + "]")
+def _tables() -> _Tables:
+    return _Tables()
 
 
 def clean(raw: str) -> str:
     """Normalise a title or description for comparison: one line of casefolded words.
 
-    Steps: HTML to text, entity unescape, NFKC, casefold, accent folding, punctuation to
-    spaces, whitespace collapsed. Digits are kept (grades, bands and reference numbers tell
-    vacancies apart). Unit: a str in, a str out.
+    Steps: HTML to text, entity unescape, NFKC, casefold, accent folding, punctuation and
+    underscores to spaces, whitespace collapsed. Digits are kept (grades, bands and reference
+    numbers tell vacancies apart). Unit: a str in, a str out.
     """
-    text = strip_html(raw)
-    text = unicodedata.normalize("NFKC", text).casefold()
-    text = fold_accents(text)
-    text = _NON_WORD.sub(" ", text)
-    text = _UNDERSCORE.sub(" ", text)
-    return _SPACES.sub(" ", text).strip()
+    return " ".join(tokenize(raw))
 
 
 def tokenize(raw: str) -> list[str]:
-    """Word tokens of `clean(raw)`; Unicode-aware, so Cyrillic and Greek words survive."""
-    cleaned = clean(raw)
-    return cleaned.split(" ") if cleaned else []
+    """Word tokens of a raw title or description (the words of `clean(raw)`).
+
+    A word is a run of letters, digits and the marks that belong to them; everything in the
+    Unicode punctuation, symbol, separator and control categories splits words, so Cyrillic,
+    Greek, Arabic or Devanagari words survive intact.
+    """
+    words = _tables().words
+    text = unicodedata.normalize("NFKC", strip_html(raw)).casefold()
+    if text.isascii():  # str.translate has a fast path for ASCII: 30x faster than below
+        return text.translate(words).split()
+    tokens: list[str] = []
+    for part in _ASCII_SEPARATORS.split(unicodedata.normalize("NFKD", text)):
+        if part.isascii():
+            if part:
+                tokens.append(part)
+        else:  # accents deleted, non-ASCII punctuation and symbols to spaces
+            tokens.extend(part.translate(words).split())
+    return tokens
 
 
 def normalise_title(title: str) -> str:

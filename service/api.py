@@ -94,12 +94,20 @@ def _encode_cursor(after: str) -> str:
 
 
 def _decode_cursor(cursor: str) -> str:
+    # validate=True: the lenient decoder drops characters outside the alphabet, so a garbled
+    # cursor such as "!!!!" decoded to "" and silently restarted the listing from the top.
     try:
-        return base64.urlsafe_b64decode(cursor.encode("ascii")).decode("utf-8")
+        after = base64.b64decode(cursor.encode("ascii"), altchars=b"-_", validate=True)
+        decoded = after.decode("utf-8")
     except (binascii.Error, UnicodeError, ValueError) as exc:
         raise ApiError(
             422, "validation_error", "invalid cursor", [{"field": "cursor", "reason": "invalid"}]
         ) from exc
+    if not decoded:
+        raise ApiError(
+            422, "validation_error", "invalid cursor", [{"field": "cursor", "reason": "empty"}]
+        )
+    return decoded
 
 
 async def _batch_body(request: Request) -> list[Posting]:
@@ -212,7 +220,7 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
             results.append(_result(decision))
         return results
 
-    @app.get("/postings/{posting_id}", response_model=PostingOut, responses=_ERRORS)
+    @app.get("/postings/{posting_id:path}", response_model=PostingOut, responses=_ERRORS)
     def get_posting(posting_id: str) -> PostingOut:
         """An indexed posting, its cluster and the cluster's canonical posting."""
         found = dedup.posting(posting_id)
@@ -227,14 +235,14 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
             decision=stored.decision,
         )
 
-    @app.delete("/postings/{posting_id}", responses=_ERRORS)
+    @app.delete("/postings/{posting_id:path}", responses=_ERRORS)
     def delete_posting(posting_id: str) -> dict[str, Any]:
         """Remove a posting from the index and its cluster."""
         if not dedup.delete(posting_id):
             raise ApiError(404, "not_found", f"posting {posting_id!r} is not indexed")
         return {"id": posting_id, "deleted": True}
 
-    @app.get("/clusters/{cluster_id}", response_model=ClusterOut, responses=_ERRORS)
+    @app.get("/clusters/{cluster_id:path}", response_model=ClusterOut, responses=_ERRORS)
     def get_cluster(cluster_id: str) -> ClusterOut:
         """A cluster with its members; the id of a merged cluster resolves to the survivor."""
         info = dedup.cluster(cluster_id)

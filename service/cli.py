@@ -13,8 +13,10 @@ import logging
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
+from multiprocessing import get_context
 from pathlib import Path
 from typing import IO, Any
 
@@ -62,6 +64,12 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("--out", type=Path, help="write one decision per valid posting here")
     ingest.add_argument("--dry-run", action="store_true", help="decide without writing")
     ingest.add_argument("--no-progress", action="store_true", help="no progress bar")
+    ingest.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes that clean and sketch ahead of the decisions (default 1: in-process)",
+    )
 
     export = sub.add_parser("export", help="write {id, cluster_id, duplicate_of} per posting")
     _add_common(export)
@@ -104,8 +112,42 @@ def _parse_line(line: str) -> Posting:
     return Posting.model_validate(json.loads(line))
 
 
+def _valid_postings(
+    lines: Iterable[str], counts: Counter[str], report: Callable[[str], None]
+) -> Iterator[Posting]:
+    """Postings of a JSONL stream; invalid lines are reported with their number and skipped."""
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            yield _parse_line(line)
+        except json.JSONDecodeError as exc:
+            counts["invalid"] += 1
+            report(f"line {number}: invalid JSON: {exc.msg}")
+        except ValidationError as exc:
+            counts["invalid"] += 1
+            reasons = "; ".join(
+                f"{d['field']}: {d['reason']}" for d in validation_details(exc.errors())
+            )
+            report(f"line {number}: invalid posting: {reasons}")
+
+
+@contextmanager
+def _preparers(workers: int) -> Iterator[Executor | None]:
+    """A process pool for cleaning and sketching when more than one worker is asked for."""
+    if workers <= 1:
+        yield None
+        return
+    with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+        yield pool
+
+
 def cmd_ingest(args: argparse.Namespace) -> int:
-    """Run every posting of a JSONL file through the pipeline, in file order."""
+    """Run every posting of a JSONL file through the pipeline, in file order.
+
+    Decisions are committed in groups and each decision line is written only after its
+    group is committed, so what `--out` shows is durable.
+    """
     settings = settings_from(args)
     if not args.file.exists():
         print(f"jobdedup ingest: no such file: {args.file}", file=sys.stderr)
@@ -119,25 +161,11 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             _open_text(args.file) as lines,
             _output(args.out) if args.out else _null() as out,
             tqdm(total=total, disable=args.no_progress, unit="posting", file=sys.stderr) as bar,
+            _preparers(args.workers) as pool,
         ):
-            for number, line in enumerate(lines, start=1):
+            postings = _valid_postings(lines, counts, lambda msg: bar.write(msg, file=sys.stderr))
+            for decision in dedup.dedup_stream(postings, dry_run=args.dry_run, executor=pool):
                 bar.update(1)
-                if not line.strip():
-                    continue
-                try:
-                    posting = _parse_line(line)
-                except json.JSONDecodeError as exc:
-                    counts["invalid"] += 1
-                    bar.write(f"line {number}: invalid JSON: {exc.msg}", file=sys.stderr)
-                    continue
-                except ValidationError as exc:
-                    counts["invalid"] += 1
-                    reasons = "; ".join(
-                        f"{d['field']}: {d['reason']}" for d in validation_details(exc.errors())
-                    )
-                    bar.write(f"line {number}: invalid posting: {reasons}", file=sys.stderr)
-                    continue
-                decision = dedup.dedup(posting, dry_run=args.dry_run)
                 counts[decision.status] += 1
                 if out is not None:
                     out.write(json.dumps(decision.to_dict(), ensure_ascii=False) + "\n")

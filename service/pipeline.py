@@ -8,15 +8,17 @@ write run inside it, so a near-duplicate sent concurrently with its original alw
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from itertools import repeat
 from time import perf_counter
-from typing import Any
+from typing import Any, TypeVar
 
 from classifier.kinds import duplicate_type
 from classifier.scoring import Candidate, PairScorer
-from indexer.minhash import estimate_jaccard, overlap_from_jaccard
+from indexer.minhash import SketchParams, estimate_jaccard, overlap_from_jaccard
 from indexer.prepare import PreparedPosting, posting_tokens, prepare, to_stored
 from indexer.store import (
     Assignment,
@@ -33,6 +35,7 @@ from service.schemas import Posting
 
 logger = logging.getLogger(__name__)
 
+_T = TypeVar("_T")
 STAGES = ("clean", "sketch", "candidates", "score", "persist")
 
 
@@ -87,6 +90,48 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _groups(items: Iterable[_T], size: int) -> Iterator[list[_T]]:
+    """Consecutive lists of `size` items (the last may be shorter)."""
+    chunk: list[_T] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def prepare_posting(
+    posting: Posting, params: SketchParams, now: datetime
+) -> tuple[PreparedPosting, dict[str, float]]:
+    """Clean and sketch one posting: pure CPU work, picklable, so a process pool can run it.
+
+    `now` is the receipt time used when the posting has no posted_at. The content hash is
+    taken over what the client sent (without that default), so a retry is `unchanged`.
+    Returns the prepared posting and the seconds spent in the clean and sketch stages.
+    """
+    started = perf_counter()
+    received = posting.model_dump(mode="json", exclude_none=True)
+    posted_at = posting.posted_at or now
+    document = dict(received)
+    document["posted_at"] = posted_at.isoformat()
+    tokens = posting_tokens(posting.title, posting.description)
+    cleaned = perf_counter()
+    prepared = prepare(
+        posting_id=posting.id,
+        title=posting.title,
+        tokens=tokens,
+        company=posting.company,
+        source=posting.source,
+        posted_at=posted_at,
+        document=document,
+        received=received,
+        params=params,
+    )
+    return prepared, {"clean": cleaned - started, "sketch": perf_counter() - cleaned}
+
+
 class Deduplicator:
     """Decides, for each posting, whether it is new or a duplicate, and keeps clusters."""
 
@@ -108,38 +153,52 @@ class Deduplicator:
         merge = self.config.merge_threshold
         return self.scorer.threshold if merge is None else max(merge, self.scorer.threshold)
 
-    # -- preparation -------------------------------------------------------------------------
+    # -- the verbs ---------------------------------------------------------------------------
 
     def prepare(self, posting: Posting, timings: dict[str, float]) -> PreparedPosting:
         """Clean and sketch a posting (no store access); records stage timings."""
-        started = perf_counter()
-        received = posting.model_dump(mode="json", exclude_none=True)
-        posted_at = posting.posted_at or self._clock()
-        document = dict(received)
-        document["posted_at"] = posted_at.isoformat()
-        tokens = posting_tokens(posting.title, posting.description)
-        cleaned = perf_counter()
-        timings["clean"] = cleaned - started
-        prepared = prepare(
-            posting_id=posting.id,
-            title=posting.title,
-            tokens=tokens,
-            company=posting.company,
-            source=posting.source,
-            posted_at=posted_at,
-            document=document,
-            received=received,
-            params=self.store.params,
-        )
-        timings["sketch"] = perf_counter() - cleaned
+        prepared, spent = prepare_posting(posting, self.store.params, self._clock())
+        timings.update(spent)
         return prepared
-
-    # -- the verb ----------------------------------------------------------------------------
 
     def dedup(self, posting: Posting, *, dry_run: bool = False) -> Decision:
         """Decide and (unless `dry_run`) persist one posting; committed when this returns."""
         timings: dict[str, float] = {}
         prepared = self.prepare(posting, timings)
+        return self._decide_and_write(prepared, timings, dry_run)
+
+    def dedup_stream(
+        self,
+        postings: Iterable[Posting],
+        *,
+        dry_run: bool = False,
+        group: int = 256,
+        executor: Executor | None = None,
+    ) -> Iterator[Decision]:
+        """Decisions for a stream of postings, in order, exactly as if sent one by one.
+
+        For bulk ingest: each group of postings is decided in one store batch (one commit)
+        and its decisions are yielded only after that commit, so nothing is acknowledged
+        before it is durable. With an `executor` (a process pool), cleaning and sketching of
+        the next postings run on other cores while this thread decides.
+        """
+        params, now = self.store.params, self._clock()
+        if executor is None:
+            prepared_iter: Iterable[tuple[PreparedPosting, dict[str, float]]] = (
+                prepare_posting(p, params, now) for p in postings
+            )
+        else:
+            prepared_iter = executor.map(
+                prepare_posting, postings, repeat(params), repeat(now), chunksize=32
+            )
+        for chunk in _groups(prepared_iter, group):
+            with self.store.batch():
+                decisions = [self._decide_and_write(p, t, dry_run) for p, t in chunk]
+            yield from decisions
+
+    def _decide_and_write(
+        self, prepared: PreparedPosting, timings: dict[str, float], dry_run: bool
+    ) -> Decision:
         with self.store.writer():
             existing = self.store.get_posting(prepared.id)
             if existing is not None and existing.content_hash == prepared.content_hash:
@@ -225,6 +284,9 @@ class Deduplicator:
                 [],
             )
         match = candidates[best]
+        full = self.store.get_posting(match.posting.id)
+        if full is not None:  # candidates come without documents; the type needs the location
+            match = Candidate(full, match.jaccard, match.overlap)
         linked = {match.posting.cluster_id} | {
             c.posting.cluster_id
             for c, s in zip(candidates, scores, strict=True)

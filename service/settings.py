@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from indexer.minhash import SketchParams
@@ -45,6 +45,16 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=1_000_000, ge=1024)
     max_batch_bytes: int = Field(default=64_000_000, ge=1024)
     log_level: str = "INFO"
+
+    @field_validator("rows")
+    @classmethod
+    def _bands_fit_sketch(cls, rows: int, info: ValidationInfo) -> int:
+        """bands x rows slots must fit in the sketch: checked here so that a bad combination
+        is a settings error (CLI exit 2) instead of a ValueError when the store opens."""
+        num_perm, bands = info.data.get("num_perm"), info.data.get("bands")
+        if num_perm is not None and bands is not None and bands * rows > num_perm:
+            raise ValueError(f"bands * rows = {bands * rows} exceeds num_perm = {num_perm}")
+        return rows
 
     def sketch_params(self) -> SketchParams:
         """The sketch parameters these settings select (checked against the index at open)."""

@@ -1,0 +1,165 @@
+"""Ingest benchmark: the NHS corpus through the real pipeline, beside an in-memory peer.
+
+    python bench/ingest.py [--limit N]      (or: make bench)
+
+Ours: every posting validated, cleaned, sketched, candidate-searched, scored, clustered and
+committed to the embedded SQLite index (exactly what `/dedup` and `jobdedup ingest` do).
+Peer: datasketch `MinHashLSH` in memory (threshold 0.5, M=128) fed the same word shingles
+(query, then insert); it neither persists nor scores nor clusters. Each side runs in its own
+process so peak RSS is its own. Prints one table; never run as a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def _summary(latencies: list[float], elapsed: float, extra: dict[str, Any]) -> dict[str, Any]:
+    arr = np.array(latencies) * 1000.0
+    return {
+        "postings": len(latencies),
+        "rate": len(latencies) / elapsed,
+        "p50_ms": float(np.percentile(arr, 50)),
+        "p99_ms": float(np.percentile(arr, 99)),
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
+        **extra,
+    }
+
+
+def run_ours(limit: int | None) -> dict[str, Any]:
+    """The service pipeline on a fresh embedded index in a temporary directory."""
+    from bench.nhs import nhs_postings
+    from service.factory import build_deduplicator
+    from service.schemas import Posting
+    from service.settings import Settings
+
+    rows = nhs_postings(limit=limit)
+    with tempfile.TemporaryDirectory(prefix="jobdedup-bench-") as tmp:
+        dedup = build_deduplicator(Settings(data_dir=Path(tmp)))
+        latencies: list[float] = []
+        duplicates = candidates = 0
+        started = time.perf_counter()
+        for row in rows:
+            t0 = time.perf_counter()
+            decision = dedup.dedup(Posting.model_validate(row))
+            latencies.append(time.perf_counter() - t0)
+            duplicates += decision.status == "duplicate"
+            candidates += len(decision.candidates)
+        elapsed = time.perf_counter() - started
+        stats = dedup.store.stats()
+        dedup.store.close()
+    return _summary(
+        latencies,
+        elapsed,
+        {
+            "bytes_per_posting": stats.bytes / max(1, stats.postings),
+            "duplicates": duplicates,
+            "clusters": stats.clusters,
+            "candidates_per_posting": candidates / max(1, len(rows)),
+        },
+    )
+
+
+def run_peer(limit: int | None) -> dict[str, Any]:
+    """datasketch MinHashLSH in memory over the same 5-word shingles."""
+    from datasketch import MinHash, MinHashLSH
+
+    from bench.nhs import nhs_postings
+    from indexer.prepare import posting_tokens
+
+    rows = nhs_postings(limit=limit)
+    lsh = MinHashLSH(threshold=0.5, num_perm=128)
+    latencies: list[float] = []
+    duplicates = candidates = 0
+    started = time.perf_counter()
+    for row in rows:
+        t0 = time.perf_counter()
+        tokens = posting_tokens(row["title"], row["description"])
+        n = 5
+        grams = [" ".join(tokens[i : i + n]) for i in range(max(1, len(tokens) - n + 1))]
+        sketch = MinHash(num_perm=128)
+        sketch.update_batch([g.encode("utf-8") for g in grams])
+        found = lsh.query(sketch)
+        lsh.insert(row["id"], sketch, check_duplication=False)
+        latencies.append(time.perf_counter() - t0)
+        duplicates += bool(found)
+        candidates += len(found)
+    elapsed = time.perf_counter() - started
+    return _summary(
+        latencies,
+        elapsed,
+        {
+            "bytes_per_posting": float("nan"),
+            "duplicates": duplicates,
+            "clusters": float("nan"),
+            "candidates_per_posting": candidates / max(1, len(rows)),
+        },
+    )
+
+
+def _child(side: str, limit: int | None) -> dict[str, Any]:
+    cmd = [sys.executable, __file__, "--side", side]
+    if limit:
+        cmd += ["--limit", str(limit)]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=ROOT).stdout
+    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    return result
+
+
+def _table(ours: dict[str, Any], peer: dict[str, Any]) -> str:
+    rows = [
+        ("postings", "postings", "{:.0f}"),
+        ("postings/s", "rate", "{:.0f}"),
+        ("p50 per posting (ms)", "p50_ms", "{:.3f}"),
+        ("p99 per posting (ms)", "p99_ms", "{:.3f}"),
+        ("index bytes/posting", "bytes_per_posting", "{:.0f}"),
+        ("peak RSS (MB)", "peak_rss_mb", "{:.0f}"),
+        ("flagged duplicates", "duplicates", "{:.0f}"),
+        ("candidates/posting", "candidates_per_posting", "{:.2f}"),
+        ("clusters", "clusters", "{:.0f}"),
+    ]
+    lines = [
+        "| metric | jobdedup (SQLite, persisted, scored) | datasketch MinHashLSH (memory)"
+        " | ratio |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for label, key, fmt in rows:
+        a, b = ours[key], peer[key]
+        ratio = a / b if isinstance(b, float | int) and b == b and b else float("nan")
+        ratio_text = "" if ratio != ratio else f"{ratio:.2f}x"
+        b_text = "n/a" if b != b else fmt.format(b)
+        lines.append(f"| {label} | {fmt.format(a)} | {b_text} | {ratio_text} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--limit", type=int, help="only the first N postings (date order)")
+    parser.add_argument("--side", choices=["ours", "peer"], help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.side:
+        result = run_ours(args.limit) if args.side == "ours" else run_peer(args.limit)
+        print(json.dumps(result))
+        return
+    ours = _child("ours", args.limit)
+    peer = _child("peer", args.limit)
+    print(_table(ours, peer))
+    print(f"\nthroughput ratio (ours / peer): {ours['rate'] / peer['rate']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,519 @@
+"""The embedded default `IndexStore`: stdlib sqlite3 in WAL mode, one file per index.
+
+The table layout and row conversions live in `indexer.sqlite_schema`.
+
+Connections come from a small pool, one per operation (FastAPI runs routes in a thread pool;
+WAL lets readers run beside the writer). Writes are serialised by one re-entrant lock per
+store, which `writer()` also exposes so read-decide-write cycles do not interleave.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, suppress
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from indexer.minhash import SketchParams
+from indexer.sqlite_schema import (
+    BATCH,
+    BUSY_TIMEOUT_MS,
+    CACHE_KIB,
+    FIELDS,
+    HAS_MEMBER,
+    INSERT_POSTING,
+    MAX_IDLE,
+    MAX_TS,
+    MIN_TS,
+    SCHEMA,
+    SELECT_LIGHT,
+    SELECT_POSTING,
+    from_micros,
+    int64_bytes,
+    marks,
+    row_to_posting,
+    summary_of,
+    to_json,
+    to_micros,
+)
+from indexer.store import (
+    SCHEMA_VERSION,
+    Assignment,
+    CandidateQuery,
+    ClusterFilter,
+    ClusterInfo,
+    ClusterMember,
+    ClusterPage,
+    IncompatibleIndex,
+    IndexStats,
+    StoredPosting,
+    StoreError,
+    StoreUnavailable,
+    WriteSet,
+)
+
+logger = logging.getLogger(__name__)
+
+
+class SqliteStore:
+    """`IndexStore` on one SQLite file (WAL, synchronous=FULL: acknowledged means on disk)."""
+
+    def __init__(self, path: Path, params: SketchParams) -> None:
+        self._path = Path(path)
+        self._params = params
+        self._lock = threading.RLock()
+        self._local = threading.local()  # .batch: this thread's open batch connection
+        self._pool_lock = threading.Lock()
+        self._idle: list[sqlite3.Connection] = []
+        self._closed = False
+        try:
+            with self._connection("open index") as conn:
+                self._initialise(conn)
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def params(self) -> SketchParams:
+        """The sketch parameters this index was created with (checked equal at open)."""
+        return self._params
+
+    # -- connections, errors, schema ------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        # check_same_thread=False because pooled connections move between threads; the pool
+        # guarantees that only one thread uses a connection at a time.
+        conn = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+        return conn
+
+    @contextmanager
+    def _connection(self, what: str) -> Iterator[sqlite3.Connection]:
+        """Lend a pooled connection for one operation and translate sqlite3 errors, so
+        callers only ever see `StoreError`.
+
+        A pool rather than one connection per thread: FastAPI's worker threads come and go,
+        and per-thread connections would pile up; a connection per operation lets WAL
+        readers run in parallel with the writer.
+        """
+        batch_conn: sqlite3.Connection | None = getattr(self._local, "batch", None)
+        if batch_conn is not None:
+            with self._translated(what):
+                yield batch_conn
+            return
+        with self._translated(what):
+            with self._pool_lock:
+                if self._closed:
+                    raise StoreUnavailable(f"index store at {self._path} is closed")
+                conn = self._idle.pop() if self._idle else None
+            conn = conn or self._connect()
+            try:
+                yield conn
+            finally:
+                with self._pool_lock:
+                    if self._closed or conn.in_transaction or len(self._idle) >= MAX_IDLE:
+                        conn.close()
+                    else:
+                        self._idle.append(conn)
+
+    @contextmanager
+    def _translated(self, what: str) -> Iterator[None]:
+        """Translate sqlite3 errors so callers only ever see `StoreError`."""
+        try:
+            yield
+        except (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.InterfaceError) as exc:
+            raise StoreError(f"sqlite index {self._path}: {what} failed: {exc}") from exc
+        except sqlite3.Error as exc:
+            raise StoreUnavailable(f"sqlite index {self._path}: {what} failed: {exc}") from exc
+
+    def _rows(self, what: str, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        with self._connection(what) as conn:
+            return conn.execute(sql, args).fetchall()
+
+    @staticmethod
+    @contextmanager
+    def _transaction(conn: sqlite3.Connection, begin: str) -> Iterator[None]:
+        """BEGIN ... COMMIT, or SAVEPOINT ... RELEASE inside a batch (`begin` says which)."""
+        savepoint = begin.startswith("SAVEPOINT")
+        if conn.in_transaction and not savepoint:
+            yield  # a read snapshot inside a batch joins the batch's transaction
+            return
+        conn.execute(begin)
+        try:
+            yield
+            conn.execute("RELEASE apply" if savepoint else "COMMIT")
+        except BaseException:
+            # SQLite may already have rolled back (I/O error, disk full); a failed COMMIT
+            # (busy) leaves the transaction open, and it must not leak into the next call.
+            if conn.in_transaction:
+                conn.execute("ROLLBACK TO apply" if savepoint else "ROLLBACK")
+                if savepoint:
+                    conn.execute("RELEASE apply")
+            raise
+
+    def _initialise(self, conn: sqlite3.Connection) -> None:
+        """Create the schema in an empty file, or check the stored version and parameters."""
+        with self._transaction(conn, "BEGIN IMMEDIATE"):
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+            if "meta" not in tables:
+                if tables:
+                    raise IncompatibleIndex(f"{self._path} is a SQLite file but not an index")
+                # Not executescript(): it would COMMIT the IMMEDIATE transaction first.
+                for statement in SCHEMA.split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                params = json.dumps(self._params.to_dict(), sort_keys=True)
+                conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+                conn.execute("INSERT INTO meta VALUES ('params', ?)", (params,))
+                logger.info("created index %s", self._path)
+                return
+            meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        version = meta.get("schema_version")
+        if version != str(SCHEMA_VERSION):
+            raise IncompatibleIndex(
+                f"index at {self._path} has schema version {version}, this service needs "
+                f"{SCHEMA_VERSION}; rebuild the index"
+            )
+        stored: dict[str, Any] = json.loads(meta.get("params", "{}"))
+        wanted = self._params.to_dict()
+        differences = [
+            f"{key}={stored.get(key, '<unset>')!r} (service configured with "
+            f"{key}={wanted.get(key, '<unset>')!r})"
+            for key in sorted(set(stored) | set(wanted))
+            if stored.get(key) != wanted.get(key)
+        ]
+        if differences:
+            raise IncompatibleIndex(
+                f"index at {self._path} was built with {', '.join(differences)}; rebuild the "
+                "index or configure the same sketch parameters"
+            )
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    def ping(self) -> None:
+        """Raise `StoreUnavailable` unless the file answers a trivial query."""
+        self._rows("ping", "SELECT 1 FROM meta LIMIT 1")
+
+    def close(self) -> None:
+        """Close idle connections now and lent ones when returned; the last one to close
+        checkpoints the WAL into the main file."""
+        with self._pool_lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            try:
+                conn.close()
+            except sqlite3.Error:
+                logger.warning("closing a connection to %s failed", self._path)
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        with self._lock:
+            yield
+
+    def writer(self) -> AbstractContextManager[None]:
+        """Hold the store's write lock (re-entrant, so `apply` inside it does not deadlock).
+
+        Serialises the threads of this process; a second process writing the same file is
+        kept consistent per `apply` (SQLite's write lock), not per read-decide-write cycle.
+        """
+        return self._locked()
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """One transaction (and one fsync) for every `apply` of this thread in the block; each
+        apply stays atomic through a savepoint. Re-entrant: an inner batch joins the outer."""
+        if getattr(self._local, "batch", None) is not None:
+            yield
+            return
+        with (
+            self._lock,
+            self._connection("batch") as conn,
+            self._transaction(conn, "BEGIN IMMEDIATE"),
+        ):
+            self._local.batch = conn
+            try:
+                yield
+            finally:
+                self._local.batch = None
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def get_posting(self, posting_id: str) -> StoredPosting | None:
+        """The posting with this id, or None."""
+        rows = self._rows("get posting", f"{SELECT_POSTING} WHERE p.id = ?", (posting_id,))
+        return row_to_posting(rows[0]) if rows else None
+
+    def find_candidates(self, query: CandidateQuery) -> list[StoredPosting]:
+        """Postings sharing a band key or the block key within the window, best first.
+
+        Shared keys are counted in one GROUP BY over `bands`, whose primary key
+        (key, posted_at, posting_id) makes each key a range scan over the window: rows of a
+        hot key outside the window are never read, and `postings` is not touched until the
+        top `limit` ids are known.
+        """
+        if query.limit <= 0:
+            return []
+        since = MIN_TS if query.since is None else to_micros(query.since)
+        until = MAX_TS if query.until is None else to_micros(query.until)
+        keys = sorted(set(query.band_keys))
+        parts: list[str] = []
+        args: list[Any] = []
+        if keys:
+            parts.append(
+                "SELECT posting_id, COUNT(*), MIN(posted_at) FROM bands"
+                f" WHERE key IN ({marks(len(keys))}) AND posted_at BETWEEN ? AND ?"
+                " GROUP BY posting_id"
+            )
+            args += [*keys, since, until]
+        if query.block_key and query.block_key != "|":
+            parts.append(
+                "SELECT id, 0, posted_at FROM postings"
+                " WHERE block_key = ? AND posted_at BETWEEN ? AND ?"
+            )
+            args += [query.block_key, since, until]
+        if not parts:
+            return []
+        sql = (
+            f"WITH hits (pid, shared, ts) AS ({' UNION ALL '.join(parts)}),"
+            " top AS (SELECT pid, MAX(shared) AS shared, MIN(ts) AS ts FROM hits"
+            " WHERE pid IS NOT ? GROUP BY pid ORDER BY shared DESC, ts, pid LIMIT ?)"
+            f" {SELECT_POSTING if query.with_documents else SELECT_LIGHT}"
+            " JOIN top ON p.id = top.pid"
+            " ORDER BY top.shared DESC, top.ts, top.pid"
+        )
+        rows = self._rows("find candidates", sql, [*args, query.exclude_id, query.limit])
+        return [row_to_posting(row) for row in rows]
+
+    def resolve_cluster(self, cluster_id: str) -> str | None:
+        """The live cluster for an id or alias; None if unknown or the cluster is now empty."""
+        with self._connection("resolve cluster") as conn:
+            return self._resolve(conn, cluster_id)
+
+    @staticmethod
+    def _resolve(conn: sqlite3.Connection, cluster_id: str) -> str | None:
+        # Aliases are repointed at every merge, so one hop always reaches the live id.
+        row = conn.execute(
+            "SELECT id FROM clusters WHERE id = ?1 UNION ALL SELECT c.id FROM aliases a"
+            " JOIN clusters c ON c.id = a.cluster_id WHERE a.alias = ?1 LIMIT 1",
+            (cluster_id,),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def cluster_ids_in_use(self, cluster_id: str) -> bool:
+        """True if the id is a live cluster, an alias or an alias target: an emptied
+        cluster's id stays taken so its old aliases never reach an unrelated new cluster."""
+        sql = (
+            "SELECT EXISTS (SELECT 1 FROM clusters WHERE id = ?1)"
+            " OR EXISTS (SELECT 1 FROM aliases WHERE alias = ?1 OR cluster_id = ?1)"
+        )
+        return bool(self._rows("check cluster id", sql, (cluster_id,))[0][0])
+
+    def get_cluster(self, cluster_id: str) -> ClusterInfo | None:
+        """The live cluster behind an id or alias with its members and aliases, read in one
+        snapshot so that size and member list agree."""
+        with self._connection("get cluster") as conn, self._transaction(conn, "BEGIN"):
+            live = self._resolve(conn, cluster_id)
+            if live is None:
+                return None
+            row = conn.execute("SELECT * FROM clusters WHERE id = ?", (live,)).fetchone()
+            members = conn.execute(
+                "SELECT id, title, company, source, posted_at FROM postings"
+                " WHERE cluster_id = ? ORDER BY posted_at, id",
+                (live,),
+            ).fetchall()
+            aliases = conn.execute(
+                "SELECT alias FROM aliases WHERE cluster_id = ? ORDER BY alias", (live,)
+            ).fetchall()
+        return ClusterInfo(
+            **vars(summary_of(row)),
+            aliases=[a[0] for a in aliases],
+            members=[ClusterMember(m[0], m[1], m[2], m[3], from_micros(m[4])) for m in members],
+        )
+
+    def cluster_canonicals(self, cluster_ids: Sequence[str]) -> dict[str, str]:
+        """Canonical posting id of each live cluster id given (aliases and unknowns left out)."""
+        ids = list(dict.fromkeys(cluster_ids))
+        result: dict[str, str] = {}
+        for start in range(0, len(ids), BATCH):
+            chunk = ids[start : start + BATCH]
+            sql = f"SELECT id, canonical_id FROM clusters WHERE id IN ({marks(len(chunk))})"
+            result.update({r[0]: r[1] for r in self._rows("read canonicals", sql, chunk)})
+        return result
+
+    def list_clusters(self, filters: ClusterFilter, after: str | None, limit: int) -> ClusterPage:
+        """One keyset page of clusters ordered by id; fetches limit+1 to know if more exist."""
+        limit = max(limit, 0)
+        where = ["size >= ?"]
+        args: list[Any] = [filters.min_size]
+        for clause, value in (
+            ("id > ?", after),
+            ("last_seen >= ?", None if filters.since is None else to_micros(filters.since)),
+            ("first_seen <= ?", None if filters.until is None else to_micros(filters.until)),
+            (HAS_MEMBER.format(column="company_key"), filters.company_key),
+            (HAS_MEMBER.format(column="source"), filters.source),
+        ):
+            if value is not None:
+                where.append(clause)
+                args.append(value)
+        sql = f"SELECT * FROM clusters WHERE {' AND '.join(where)} ORDER BY id LIMIT ?"
+        rows = self._rows("list clusters", sql, [*args, limit + 1])
+        page = [summary_of(row) for row in rows[:limit]]
+        more = len(rows) > limit and bool(page)
+        return ClusterPage(clusters=page, next_after=page[-1].id if more else None)
+
+    def iter_assignments(self) -> Iterator[Assignment]:
+        """Every posting by id, read in keyset pages so no cursor stays open between yields
+        (a streaming response may resume the generator on another thread)."""
+        sql = (
+            "SELECT p.id, p.cluster_id, c.canonical_id FROM postings p"
+            " LEFT JOIN clusters c ON c.id = p.cluster_id"
+            " WHERE ?1 IS NULL OR p.id > ?1 ORDER BY p.id LIMIT ?2"
+        )
+        after: str | None = None
+        while True:
+            rows = self._rows("read assignments", sql, (after, BATCH))
+            for pid, cluster, canonical in rows:
+                yield Assignment(pid, cluster, None if canonical in (None, pid) else canonical)
+            if len(rows) < BATCH:
+                return
+            after = rows[-1][0]
+
+    def stats(self) -> IndexStats:
+        """Posting and cluster counts, and bytes on disk (main file plus the WAL)."""
+        sql = (
+            "SELECT (SELECT COUNT(*) FROM postings), (SELECT COUNT(*) FROM clusters),"
+            " (SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size())"
+        )
+        postings, clusters, size = self._rows("read stats", sql)[0]
+        with suppress(OSError):  # no WAL file right now: nothing to add
+            size += self._path.with_name(self._path.name + "-wal").stat().st_size
+        return IndexStats(postings=postings, clusters=clusters, bytes=size)
+
+    # -- writes ---------------------------------------------------------------------------
+
+    def apply(self, changes: WriteSet) -> None:
+        """Deletions, merges, upserts and cluster statistics in one IMMEDIATE transaction,
+        committed and fsynced (synchronous=FULL) before returning."""
+        for posting, _ in changes.upserts:
+            if len(posting.sketch) != self._params.num_perm:
+                raise ValueError(
+                    f"posting {posting.id}: sketch has {len(posting.sketch)} values, the index "
+                    f"expects num_perm={self._params.num_perm}"
+                )
+        in_batch = getattr(self._local, "batch", None) is not None
+        with (
+            self._lock,
+            self._connection("apply changes") as conn,
+            self._transaction(conn, "SAVEPOINT apply" if in_batch else "BEGIN IMMEDIATE"),
+        ):
+            touched: set[str] = set()
+            for posting_id in changes.deletions:
+                touched.update(self._remove(conn, posting_id))
+            for merge in changes.merges:
+                touched.add(self._merge(conn, merge.absorbed, merge.survivor, merge.posting_id))
+            for posting, keys in changes.upserts:
+                touched.update(self._remove(conn, posting.id))
+                touched.add(self._insert(conn, posting, keys))
+            for cluster_id in sorted(touched):
+                self._refresh_cluster(conn, cluster_id)
+
+    @staticmethod
+    def _remove(conn: sqlite3.Connection, posting_id: str) -> list[str]:
+        """Delete a posting and its band rows; returns its cluster id (to refresh), if any."""
+        row = conn.execute(
+            "SELECT cluster_id, posted_at, band_keys FROM postings WHERE id = ?", (posting_id,)
+        ).fetchone()
+        if row is None:
+            return []
+        # The key list stored with the posting addresses its band rows by primary key, which
+        # is cheaper than a second index on bands(posting_id).
+        keys = np.frombuffer(row["band_keys"], dtype="<i8").tolist()
+        conn.executemany(
+            "DELETE FROM bands WHERE key = ? AND posted_at = ? AND posting_id = ?",
+            [(key, row["posted_at"], posting_id) for key in keys],
+        )
+        conn.execute("DELETE FROM postings WHERE id = ?", (posting_id,))
+        return [row["cluster_id"]]
+
+    def _merge(self, conn: sqlite3.Connection, absorbed: str, survivor: str, by: str) -> str:
+        """Fold `absorbed` into `survivor`. Both are resolved first, so an alias never becomes
+        a posting's cluster or another alias's target (A->B then B->C leaves A->C)."""
+        absorbed, survivor = self._unalias(conn, absorbed), self._unalias(conn, survivor)
+        if absorbed == survivor:
+            return survivor
+        for sql in (
+            "UPDATE postings SET cluster_id = ?2 WHERE cluster_id = ?1",
+            "UPDATE aliases SET cluster_id = ?2 WHERE cluster_id = ?1",
+            "INSERT OR REPLACE INTO aliases (alias, cluster_id) VALUES (?1, ?2)",
+        ):
+            conn.execute(sql, (absorbed, survivor))
+        conn.execute(
+            "INSERT INTO merges (absorbed, survivor, posting_id, at) VALUES (?, ?, ?, ?)",
+            (absorbed, survivor, by, to_micros(datetime.now(UTC))),
+        )
+        conn.execute("DELETE FROM clusters WHERE id = ?", (absorbed,))
+        return survivor
+
+    @staticmethod
+    def _unalias(conn: sqlite3.Connection, cluster_id: str) -> str:
+        row = conn.execute("SELECT cluster_id FROM aliases WHERE alias = ?", (cluster_id,))
+        found = row.fetchone()
+        return cluster_id if found is None else str(found[0])
+
+    def _insert(self, conn: sqlite3.Connection, posting: StoredPosting, keys: Sequence[int]) -> str:
+        """Insert a posting and its band rows; returns the (unaliased) cluster it joined."""
+        values = {name: getattr(posting, name) for name in FIELDS}
+        unique_keys = list(dict.fromkeys(keys))
+        values.update(
+            cluster_id=self._unalias(conn, posting.cluster_id),
+            posted_at=to_micros(posting.posted_at),
+            sketch=int64_bytes(posting.sketch),
+            band_keys=int64_bytes(unique_keys),
+            document=to_json(posting.document),
+            decision=to_json(posting.decision),
+        )
+        conn.execute(INSERT_POSTING, values)
+        conn.executemany(
+            "INSERT INTO bands (key, posted_at, posting_id) VALUES (?, ?, ?)",
+            [(key, values["posted_at"], posting.id) for key in unique_keys],
+        )
+        return str(values["cluster_id"])
+
+    @staticmethod
+    def _refresh_cluster(conn: sqlite3.Connection, cluster_id: str) -> None:
+        """Recompute size, first/last seen and canonical (earliest, then smallest id) from the
+        members, or drop the row when none are left."""
+        size, first, last = conn.execute(
+            "SELECT COUNT(*), MIN(posted_at), MAX(posted_at) FROM postings WHERE cluster_id = ?",
+            (cluster_id,),
+        ).fetchone()
+        if size == 0:
+            conn.execute("DELETE FROM clusters WHERE id = ?", (cluster_id,))
+            return
+        conn.execute(
+            "INSERT OR REPLACE INTO clusters (id, size, first_seen, last_seen, canonical_id)"
+            " SELECT ?1, ?2, ?3, ?4, id FROM postings WHERE cluster_id = ?1"
+            " ORDER BY posted_at, id LIMIT 1",
+            (cluster_id, size, first, last),
+        )
+
+
+def open_sqlite_store(data_dir: Path, params: SketchParams) -> SqliteStore:
+    """Open (creating if needed) the index at `data_dir/index.sqlite3`."""
+    try:
+        Path(data_dir).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreUnavailable(f"cannot create index directory {data_dir}: {exc}") from exc
+    return SqliteStore(Path(data_dir) / "index.sqlite3", params)

@@ -1,0 +1,115 @@
+"""SQLite layout of the embedded index and the conversions between rows and records.
+
+Kept apart from `indexer.sqlite` (the adapter's behaviour) so each module holds one job.
+Layout: `postings` (one row per posting, sketch as little-endian int64 bytes, posted_at as UTC
+epoch microseconds), `bands` (LSH band key -> posting, with posted_at copied in so a hot key
+is range-scanned inside the time window without touching `postings`), `clusters` (statistics
+kept by `apply`), `aliases` (merged cluster ids -> live id) and `merges` (history). `meta`
+holds the schema version and sketch parameters, checked at open.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import fields
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import numpy as np
+
+from indexer.minhash import Sketch
+from indexer.store import ClusterSummary, StoredPosting
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+MICRO = timedelta(microseconds=1)
+MIN_TS, MAX_TS = -(2**63), 2**63 - 1  # stand-ins for an unbounded window side
+BATCH = 500  # ids per IN (...) list and rows per iter_assignments page
+BUSY_TIMEOUT_MS = 5000
+MAX_IDLE = 16  # pooled connections kept open; more are opened under load and closed after
+CACHE_KIB = 16384  # per connection; the 2 MB default made band-key inserts ~35% slower at 20k
+
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE postings (
+    id TEXT PRIMARY KEY, posted_at INTEGER NOT NULL, cluster_id TEXT NOT NULL,
+    block_key TEXT NOT NULL, company_key TEXT NOT NULL, source TEXT, company TEXT,
+    title TEXT NOT NULL, content_hash TEXT NOT NULL, shingle_count INTEGER NOT NULL,
+    band_keys BLOB NOT NULL, sketch BLOB NOT NULL, document TEXT NOT NULL,
+    decision TEXT NOT NULL);
+CREATE INDEX postings_block ON postings(block_key, posted_at, id);
+CREATE INDEX postings_cluster ON postings(cluster_id, posted_at, id);
+CREATE INDEX postings_posted ON postings(posted_at);
+CREATE TABLE bands (
+    key INTEGER NOT NULL, posted_at INTEGER NOT NULL, posting_id TEXT NOT NULL,
+    PRIMARY KEY (key, posted_at, posting_id)) WITHOUT ROWID;
+CREATE TABLE clusters (
+    id TEXT PRIMARY KEY, size INTEGER NOT NULL, first_seen INTEGER NOT NULL,
+    last_seen INTEGER NOT NULL, canonical_id TEXT NOT NULL);
+CREATE TABLE aliases (alias TEXT PRIMARY KEY, cluster_id TEXT NOT NULL) WITHOUT ROWID;
+CREATE INDEX aliases_target ON aliases(cluster_id);
+CREATE TABLE merges (
+    absorbed TEXT NOT NULL, survivor TEXT NOT NULL, posting_id TEXT NOT NULL,
+    at INTEGER NOT NULL);
+"""
+# Small columns come first in `postings`: SQLite reads a row's columns in order, and the
+# sketch and document usually spill onto overflow pages that most queries never need.
+
+FIELDS = [f.name for f in fields(StoredPosting)]
+SELECT_POSTING = "SELECT " + ", ".join(f"p.{name}" for name in FIELDS) + " FROM postings p"
+# Candidates skip the JSON columns: decoding them was a third of the time per posting.
+SELECT_LIGHT = (
+    "SELECT "
+    + ", ".join(f"p.{name}" for name in FIELDS if name not in ("document", "decision"))
+    + " FROM postings p"
+)
+INSERT_POSTING = (
+    f"INSERT INTO postings ({', '.join(FIELDS)}, band_keys)"
+    f" VALUES ({', '.join(':' + name for name in FIELDS)}, :band_keys)"
+)
+
+
+def to_micros(moment: datetime) -> int:
+    """UTC epoch microseconds of a datetime; naive datetimes are taken as UTC.
+
+    Integers sort and range-compare correctly in SQLite, unlike ISO strings with offsets.
+    """
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return (moment - EPOCH) // MICRO
+
+
+def from_micros(micros: int) -> datetime:
+    """Inverse of `to_micros`: a tz-aware UTC datetime."""
+    return EPOCH + timedelta(microseconds=micros)
+
+
+def int64_bytes(values: Sequence[int] | Sketch) -> bytes:
+    return np.asarray(values, dtype="<i8").tobytes()
+
+
+def to_json(value: dict[str, Any]) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def row_to_posting(row: sqlite3.Row) -> StoredPosting:
+    """A `postings` row (full, or light without document/decision) as a record."""
+    values = dict(zip(row.keys(), row, strict=True))
+    values["posted_at"] = from_micros(row["posted_at"])
+    values["sketch"] = np.frombuffer(row["sketch"], dtype="<i8").astype(np.int64)
+    values["document"] = json.loads(values.get("document", "{}"))
+    values["decision"] = json.loads(values.get("decision", "{}"))
+    return StoredPosting(**values)
+
+
+def summary_of(row: sqlite3.Row) -> ClusterSummary:
+    first, last = from_micros(row["first_seen"]), from_micros(row["last_seen"])
+    return ClusterSummary(row["id"], row["size"], first, last, row["canonical_id"])
+
+
+HAS_MEMBER = "EXISTS (SELECT 1 FROM postings p WHERE p.cluster_id = clusters.id AND p.{column} = ?)"
+
+
+def marks(count: int) -> str:
+    return ",".join("?" * count)

@@ -1,0 +1,1 @@
+"""One behavioural suite run against every `IndexStore` adapter (see conftest.STORE_FACTORIES)."""

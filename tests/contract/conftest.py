@@ -1,0 +1,51 @@
+"""The registry of store adapters the contract suite runs on.
+
+An adapter joins the suite by adding one entry to `STORE_FACTORIES`: a callable that opens
+(or creates) a store under the given directory with the given parameters. Calling it again
+with the same directory must reopen the same index, which the persistence and
+parameter-mismatch tests rely on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from indexer.minhash import SketchParams
+from indexer.sqlite import open_sqlite_store
+from indexer.store import IndexStore
+
+StoreFactory = Callable[[Path, SketchParams], IndexStore]
+
+
+def _sqlite(directory: Path, params: SketchParams) -> IndexStore:
+    return open_sqlite_store(directory / "sqlite", params)
+
+
+STORE_FACTORIES: dict[str, StoreFactory] = {"sqlite": _sqlite}
+
+
+@pytest.fixture(params=sorted(STORE_FACTORIES))
+def store_factory(request: pytest.FixtureRequest) -> StoreFactory:
+    """Each contract test runs once per registered adapter."""
+    return STORE_FACTORIES[request.param]
+
+
+@pytest.fixture
+def params() -> SketchParams:
+    """Small sketches keep hand-made test data readable; test modules may override this."""
+    return SketchParams(num_perm=16, bands=8, rows=2)
+
+
+@pytest.fixture
+def store(
+    store_factory: StoreFactory, tmp_path: Path, params: SketchParams
+) -> Iterator[IndexStore]:
+    """A fresh, empty store in this test's own directory, closed afterwards."""
+    opened = store_factory(tmp_path, params)
+    try:
+        yield opened
+    finally:
+        opened.close()

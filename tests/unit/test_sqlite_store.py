@@ -1,0 +1,162 @@
+"""SQLite-specific behaviour of `SqliteStore`; the shared behaviour lives in tests/contract."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from indexer.minhash import SketchParams
+from indexer.sqlite import SqliteStore, open_sqlite_store
+from indexer.sqlite_schema import from_micros, to_micros
+from indexer.store import (
+    IncompatibleIndex,
+    StoredPosting,
+    StoreError,
+    StoreUnavailable,
+    WriteSet,
+)
+
+PARAMS = SketchParams(num_perm=16, bands=8, rows=2)
+T0 = datetime(2024, 3, 1, 9, 30, tzinfo=UTC)
+
+
+def posting(pid: str, cluster: str = "c", size: int = 16) -> StoredPosting:
+    sketch = np.random.default_rng(1).integers(-(2**40), 2**40, size=size, dtype=np.int64)
+    return StoredPosting(
+        id=pid,
+        content_hash="h",
+        posted_at=T0,
+        title="t",
+        company=None,
+        source=None,
+        company_key="",
+        block_key="",
+        sketch=sketch,
+        shingle_count=1,
+        cluster_id=cluster,
+        document={},
+        decision={},
+    )
+
+
+def test_open_creates_directory_and_uses_wal_with_full_sync(tmp_path: Path) -> None:
+    store = open_sqlite_store(tmp_path / "nested" / "data", PARAMS)
+    store.close()
+    path = tmp_path / "nested" / "data" / "index.sqlite3"
+    assert path.is_file()
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        conn.close()
+    store = SqliteStore(path, PARAMS)
+    try:
+        with store._connection("test") as conn:
+            assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    finally:
+        store.close()
+
+
+def test_other_schema_version_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "index.sqlite3"
+    SqliteStore(path, PARAMS).close()
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("UPDATE meta SET value = '999' WHERE key = 'schema_version'")
+    conn.close()
+    with pytest.raises(IncompatibleIndex, match="schema version 999"):
+        SqliteStore(path, PARAMS)
+
+
+def test_parameter_mismatch_message_names_both_values(tmp_path: Path) -> None:
+    path = tmp_path / "index.sqlite3"
+    SqliteStore(path, SketchParams(num_perm=64, bands=8, rows=2)).close()
+    with pytest.raises(IncompatibleIndex) as caught:
+        SqliteStore(path, SketchParams(num_perm=128, bands=8, rows=2))
+    message = str(caught.value)
+    assert "num_perm=64" in message and "num_perm=128" in message
+    assert str(path) in message and "bands" not in message
+
+
+def test_foreign_sqlite_file_is_not_taken_over(tmp_path: Path) -> None:
+    path = tmp_path / "other.sqlite3"
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("CREATE TABLE something (x)")
+    conn.close()
+    with pytest.raises(IncompatibleIndex, match="not an index"):
+        SqliteStore(path, PARAMS)
+
+
+def test_garbage_file_raises_store_unavailable(tmp_path: Path) -> None:
+    path = tmp_path / "index.sqlite3"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreUnavailable, match="open index"):
+        SqliteStore(path, PARAMS)
+
+
+def test_failed_apply_rolls_back_and_is_translated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = SqliteStore(tmp_path / "index.sqlite3", PARAMS)
+    try:
+        store.apply(WriteSet(upserts=[(posting("kept"), [1])]))
+
+        def broken(conn: sqlite3.Connection, cluster_id: str) -> None:
+            raise sqlite3.OperationalError("disk I/O error")
+
+        monkeypatch.setattr(SqliteStore, "_refresh_cluster", staticmethod(broken))
+        with pytest.raises(StoreUnavailable, match="apply changes failed: disk I/O error"):
+            store.apply(WriteSet(upserts=[(posting("lost"), [1])], deletions=["kept"]))
+        monkeypatch.undo()
+
+        assert store.get_posting("lost") is None
+        assert store.get_posting("kept") is not None
+        store.apply(WriteSet(upserts=[(posting("after"), [1])]))
+        assert store.stats().postings == 2
+    finally:
+        store.close()
+
+
+def test_wrong_sketch_length_is_rejected_before_writing(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "index.sqlite3", PARAMS)
+    try:
+        with pytest.raises(ValueError, match="num_perm=16"):
+            store.apply(WriteSet(upserts=[(posting("a", size=8), [1])]))
+        assert store.stats().postings == 0
+    finally:
+        store.close()
+
+
+def test_closed_store_is_unavailable(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "index.sqlite3", PARAMS)
+    store.close()
+    store.close()
+    with pytest.raises(StoreUnavailable, match="closed"):
+        store.ping()
+    assert issubclass(StoreUnavailable, StoreError)
+
+
+def test_two_stores_on_one_file_see_each_others_writes(tmp_path: Path) -> None:
+    path = tmp_path / "index.sqlite3"
+    first, second = SqliteStore(path, PARAMS), SqliteStore(path, PARAMS)
+    try:
+        first.apply(WriteSet(upserts=[(posting("a", "A"), [1])]))
+        second.apply(WriteSet(upserts=[(posting("b", "A"), [1])]))
+        assert first.stats().postings == second.stats().postings == 2
+        cluster = first.get_cluster("A")
+        assert cluster is not None and cluster.size == 2
+    finally:
+        first.close()
+        second.close()
+
+
+def test_time_conversion_round_trips_and_treats_naive_as_utc() -> None:
+    moment = datetime(1969, 12, 31, 23, 59, 59, 1, tzinfo=UTC)
+    assert from_micros(to_micros(moment)) == moment
+    assert to_micros(datetime(1970, 1, 1)) == 0
+    assert from_micros(0).tzinfo is UTC
