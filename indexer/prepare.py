@@ -9,12 +9,14 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from indexer.minhash import Sketch, SketchParams, band_keys, sketch_tokens
 from indexer.store import StoredPosting
 from indexer.text import block_key, normalise_company, normalise_title, tokenize
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,39 @@ def prepare(
         content_hash=content_hash(received),
         document=document,
     )
+
+
+def prepare_document(
+    document: dict[str, Any], params: SketchParams, default_time: datetime | None = None
+) -> PreparedPosting:
+    """Prepare a posting given as a plain dict in the API's posting schema (already valid).
+
+    For offline work (evaluation, training) where postings are compared pairwise rather than
+    through the index. `posted_at` may be an ISO date or datetime string; a missing one takes
+    `default_time` (or the Unix epoch, so that results do not depend on the clock).
+    """
+    posted_at = _parse_time(document.get("posted_at")) or default_time or _EPOCH
+    return prepare(
+        posting_id=str(document["id"]),
+        title=str(document.get("title", "")),
+        tokens=posting_tokens(str(document.get("title", "")), str(document.get("description", ""))),
+        company=document.get("company"),
+        source=document.get("source"),
+        posted_at=posted_at,
+        document={**document, "posted_at": posted_at.isoformat()},
+        received=document,
+        params=params,
+    )
+
+
+def _parse_time(value: object) -> datetime | None:
+    if isinstance(value, datetime):
+        moment = value
+    elif isinstance(value, str) and value:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    else:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def to_stored(

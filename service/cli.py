@@ -23,9 +23,10 @@ from typing import IO, Any
 from pydantic import ValidationError
 from tqdm import tqdm
 
+from classifier.evaluation import format_report, report, score_pairs
 from indexer.store import StoreError
 from service.errors import validation_details
-from service.factory import ConfigurationError, build_deduplicator
+from service.factory import ConfigurationError, build_deduplicator, build_scorer
 from service.schemas import Posting
 from service.settings import Settings
 
@@ -74,13 +75,18 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="write {id, cluster_id, duplicate_of} per posting")
     _add_common(export)
     export.add_argument("--out", type=Path, help="output file (default: stdout)")
+    evaluate = sub.add_parser("evaluate", help="score labelled posting pairs, print metrics")
+    _add_common(evaluate)
+    evaluate.add_argument("file", type=Path, help='pairs JSONL: {"pair_id", "a", "b", "label"}')
+    evaluate.add_argument("--predictions", type=Path, help="write one prediction per pair")
+    evaluate.add_argument("--scorer", help="overlap (JOBDEDUP_SCORER)")
     return parser
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
     """Settings from the environment, with any flag given overriding its variable."""
     overrides: dict[str, Any] = {}
-    for name in (*_OVERRIDES, "host", "port"):
+    for name in (*_OVERRIDES, "host", "port", "scorer"):
         value = getattr(args, name, None)
         if value is not None:
             overrides[name] = value
@@ -223,7 +229,64 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS = {"serve": cmd_serve, "ingest": cmd_ingest, "export": cmd_export}
+def _read_pairs(path: Path, report: Callable[[str], None]) -> list[dict[str, Any]]:
+    """Labelled pairs from JSONL; a line whose JSON or postings are invalid is reported with
+    its number and skipped. Postings are validated like `/dedup` input."""
+    pairs: list[dict[str, Any]] = []
+    with _open_text(path) as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                pair = json.loads(line)
+                sides = {k: Posting.model_validate(pair[k]) for k in ("a", "b")}
+            except (json.JSONDecodeError, KeyError, TypeError) as exc:
+                report(f"line {number}: not a pair object with 'a' and 'b': {exc}")
+                continue
+            except ValidationError as exc:
+                reasons = "; ".join(
+                    f"{d['field']}: {d['reason']}" for d in validation_details(exc.errors())
+                )
+                report(f"line {number}: invalid posting: {reasons}")
+                continue
+            for key, posting in sides.items():
+                pair[key] = posting.model_dump(mode="json", exclude_none=True)
+            pairs.append(pair)
+    return pairs
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    """Score labelled pairs with the configured scorer and print the metrics."""
+    settings = settings_from(args)
+    if not args.file.exists():
+        print(f"jobdedup evaluate: no such file: {args.file}", file=sys.stderr)
+        return 2
+    scorer = build_scorer(settings)
+    pairs = _read_pairs(args.file, lambda msg: print(msg, file=sys.stderr))
+    results = score_pairs(pairs, scorer, settings.sketch_params())
+    if args.predictions:
+        with _output(args.predictions) as out:
+            for r in results:
+                row = {
+                    "pair_id": r.pair_id,
+                    "probability": round(r.probability, 6),
+                    "duplicate": r.duplicate,
+                    "type": r.type,
+                }
+                out.write(json.dumps(row) + "\n")
+    if any(r.label in ("duplicate", "not_duplicate") for r in results):
+        print(format_report(report(results), scorer.name, scorer.threshold))
+    else:
+        print(f"scored {len(results)} unlabelled pairs with {scorer.name}")
+    return 0
+
+
+_COMMANDS = {
+    "serve": cmd_serve,
+    "ingest": cmd_ingest,
+    "export": cmd_export,
+    "evaluate": cmd_evaluate,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,11 +8,11 @@ write run inside it, so a near-duplicate sent concurrently with its original alw
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from itertools import repeat
 from time import perf_counter
 from typing import Any, TypeVar
 
@@ -36,6 +36,8 @@ from service.schemas import Posting
 logger = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
+_PREPARE_CHUNK = 64  # postings per task sent to a preparation process
+_PREPARE_WINDOW = 8  # tasks in flight: enough to keep two workers busy, bounded memory
 STAGES = ("clean", "sketch", "candidates", "score", "persist")
 
 
@@ -100,6 +102,27 @@ def _groups(items: Iterable[_T], size: int) -> Iterator[list[_T]]:
             chunk = []
     if chunk:
         yield chunk
+
+
+def prepare_many(
+    postings: list[Posting], params: SketchParams, now: datetime
+) -> list[tuple[PreparedPosting, dict[str, float]]]:
+    """`prepare_posting` over a chunk: one task per chunk keeps inter-process traffic low."""
+    return [prepare_posting(p, params, now) for p in postings]
+
+
+def _prepare_ahead(
+    executor: Executor, postings: Iterable[Posting], params: SketchParams, now: datetime
+) -> Iterator[tuple[PreparedPosting, dict[str, float]]]:
+    """Prepared postings in input order, computed by `executor` a bounded window ahead (unlike
+    Executor.map, which would read the whole input before yielding anything)."""
+    pending: deque[Future[list[tuple[PreparedPosting, dict[str, float]]]]] = deque()
+    for chunk in _groups(postings, _PREPARE_CHUNK):
+        pending.append(executor.submit(prepare_many, chunk, params, now))
+        if len(pending) >= _PREPARE_WINDOW:
+            yield from pending.popleft().result()
+    while pending:
+        yield from pending.popleft().result()
 
 
 def prepare_posting(
@@ -188,9 +211,7 @@ class Deduplicator:
                 prepare_posting(p, params, now) for p in postings
             )
         else:
-            prepared_iter = executor.map(
-                prepare_posting, postings, repeat(params), repeat(now), chunksize=32
-            )
+            prepared_iter = _prepare_ahead(executor, postings, params, now)
         for chunk in _groups(prepared_iter, group):
             with self.store.batch():
                 decisions = [self._decide_and_write(p, t, dry_run) for p, t in chunk]
@@ -234,6 +255,7 @@ class Deduplicator:
                 until=until,
                 exclude_id=prepared.id,
                 limit=cfg.max_candidates * 4,
+                with_documents=self.scorer.needs_documents,
             )
         )
         verified: list[Candidate] = []

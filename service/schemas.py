@@ -6,6 +6,7 @@ change only additively.
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, date, datetime, time
 from typing import Any, Literal
 
@@ -69,6 +70,18 @@ class Posting(BaseModel):
     def _not_blank(cls, value: str) -> str:
         if not value.strip():
             raise ValueError("must not be blank")
+        return value
+
+    @field_validator("extra")
+    @classmethod
+    def _extra_is_utf8(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        """`extra` is stored as is, so it must encode as UTF-8 JSON: a lone surrogate sent as
+        a "\\ud800" escape passes JSON parsing but can be neither hashed nor stored."""
+        if value is not None:
+            try:
+                json.dumps(value, ensure_ascii=False).encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise ValueError("must be encodable as UTF-8 (no lone surrogates)") from exc
         return value
 
 
