@@ -1,0 +1,39 @@
+"""Fixtures of the API suite: a fresh index in tmp_path and the app driven through its lifespan."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from service.api import create_app
+from service.settings import Settings
+
+
+@pytest.fixture(autouse=True)
+def _no_jobdedup_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Settings read JOBDEDUP_* variables; a developer's shell must not change test results."""
+    for name in list(os.environ):
+        if name.startswith("JOBDEDUP_"):
+            monkeypatch.delenv(name)
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    return tmp_path / "index"
+
+
+@pytest.fixture
+def settings(data_dir: Path) -> Settings:
+    return Settings(data_dir=data_dir)
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    """The app with default settings on a fresh SqliteStore; the lifespan runs (and closes the
+    store) because the client is used as a context manager."""
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
