@@ -510,8 +510,12 @@ class SqliteStore:
         )
 
 
-def open_sqlite_store(data_dir: Path, params: SketchParams) -> SqliteStore:
-    """Open (creating if needed) the index at `data_dir/index.sqlite3`."""
+def open_sqlite_store(data_dir: Path, params: SketchParams, create: bool = True) -> SqliteStore:
+    """Open (creating if needed, unless `create` is False) the index at
+    `data_dir/index.sqlite3`. Readers such as `export` pass create=False, so a mistyped data
+    directory is an error rather than a silently empty index."""
+    if not create and not (Path(data_dir) / "index.sqlite3").exists():
+        raise StoreUnavailable(f"no index at {data_dir} (nothing has been ingested there)")
     try:
         Path(data_dir).mkdir(parents=True, exist_ok=True)
     except OSError as exc:

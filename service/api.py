@@ -210,15 +210,14 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
     def dedup_batch(
         postings: Annotated[list[Posting], Depends(_batch_body)], dry_run: bool = False
     ) -> list[DedupResult]:
-        """Up to 1,000 postings, answered in order as if posted one by one."""
-        results = []
-        for posting in postings:
-            decision = dedup.dedup(posting, dry_run=dry_run)
+        """Up to 1,000 postings, answered in order as if posted one by one. The batch is one
+        transaction: if the index fails part-way, nothing of it is stored (503)."""
+        decisions = list(dedup.dedup_stream(postings, dry_run=dry_run, group=len(postings)))
+        for decision in decisions:
             metrics.observe_decision(
                 decision.status, dry_run, decision.timings, len(decision.candidates)
             )
-            results.append(_result(decision))
-        return results
+        return [_result(decision) for decision in decisions]
 
     @app.get("/postings/{posting_id:path}", response_model=PostingOut, responses=_ERRORS)
     def get_posting(posting_id: str) -> PostingOut:

@@ -18,7 +18,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from multiprocessing import get_context
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, BinaryIO, cast
 
 from pydantic import ValidationError
 from tqdm import tqdm
@@ -93,14 +93,28 @@ def settings_from(args: argparse.Namespace) -> Settings:
     return Settings(**overrides)
 
 
-def _open_text(path: Path) -> IO[str]:
+def _open_binary(path: Path) -> BinaryIO:
     if path.suffix == ".gz":
-        return gzip.open(path, "rt", encoding="utf-8")
-    return path.open("r", encoding="utf-8")
+        return cast(BinaryIO, gzip.open(path, "rb"))
+    return path.open("rb")
+
+
+def _numbered_lines(path: Path, report: Callable[[str], None]) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each non-blank line. Lines are decoded one by one, so a line
+    that is not UTF-8 is reported and skipped instead of aborting the run; a BOM is ignored."""
+    with _open_binary(path) as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                report(f"line {number}: not UTF-8 ({exc.reason} at byte {exc.start})")
+                continue
+            if line.strip():
+                yield number, line
 
 
 def _count_lines(path: Path) -> int:
-    with _open_text(path) as handle:
+    with _open_binary(path) as handle:
         return sum(1 for _ in handle)
 
 
@@ -119,12 +133,11 @@ def _parse_line(line: str) -> Posting:
 
 
 def _valid_postings(
-    lines: Iterable[str], counts: Counter[str], report: Callable[[str], None]
+    lines: Iterable[tuple[int, str]], counts: Counter[str], report: Callable[[str], None]
 ) -> Iterator[Posting]:
-    """Postings of a JSONL stream; invalid lines are reported with their number and skipped."""
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+    """Postings of numbered JSONL lines; invalid lines are reported with their number and
+    skipped."""
+    for number, line in lines:
         try:
             yield _parse_line(line)
         except json.JSONDecodeError as exc:
@@ -164,12 +177,21 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         with (
-            _open_text(args.file) as lines,
             _output(args.out) if args.out else _null() as out,
-            tqdm(total=total, disable=args.no_progress, unit="posting", file=sys.stderr) as bar,
+            tqdm(total=total, disable=args.no_progress, unit="line", file=sys.stderr) as bar,
             _preparers(args.workers) as pool,
         ):
-            postings = _valid_postings(lines, counts, lambda msg: bar.write(msg, file=sys.stderr))
+
+            def skipped(message: str) -> None:
+                bar.write(message, file=sys.stderr)
+                bar.update(1)
+
+            def undecodable(message: str) -> None:
+                counts["invalid"] += 1
+                skipped(message)
+
+            lines = _numbered_lines(args.file, undecodable)
+            postings = _valid_postings(lines, counts, skipped)
             for decision in dedup.dedup_stream(postings, dry_run=args.dry_run, executor=pool):
                 bar.update(1)
                 counts[decision.status] += 1
@@ -198,7 +220,7 @@ def _null() -> Iterator[None]:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """One line per indexed posting: {id, cluster_id, duplicate_of}, clusters as they stand."""
-    dedup = build_deduplicator(settings_from(args))
+    dedup = build_deduplicator(settings_from(args), create=False)
     written = 0
     try:
         with _output(args.out) as out:
@@ -233,25 +255,22 @@ def _read_pairs(path: Path, report: Callable[[str], None]) -> list[dict[str, Any
     """Labelled pairs from JSONL; a line whose JSON or postings are invalid is reported with
     its number and skipped. Postings are validated like `/dedup` input."""
     pairs: list[dict[str, Any]] = []
-    with _open_text(path) as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                pair = json.loads(line)
-                sides = {k: Posting.model_validate(pair[k]) for k in ("a", "b")}
-            except (json.JSONDecodeError, KeyError, TypeError) as exc:
-                report(f"line {number}: not a pair object with 'a' and 'b': {exc}")
-                continue
-            except ValidationError as exc:
-                reasons = "; ".join(
-                    f"{d['field']}: {d['reason']}" for d in validation_details(exc.errors())
-                )
-                report(f"line {number}: invalid posting: {reasons}")
-                continue
-            for key, posting in sides.items():
-                pair[key] = posting.model_dump(mode="json", exclude_none=True)
-            pairs.append(pair)
+    for number, line in _numbered_lines(path, report):
+        try:
+            pair = json.loads(line)
+            sides = {k: Posting.model_validate(pair[k]) for k in ("a", "b")}
+        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            report(f"line {number}: not a pair object with 'a' and 'b': {exc}")
+            continue
+        except ValidationError as exc:
+            reasons = "; ".join(
+                f"{d['field']}: {d['reason']}" for d in validation_details(exc.errors())
+            )
+            report(f"line {number}: invalid posting: {reasons}")
+            continue
+        for key, posting in sides.items():
+            pair[key] = posting.model_dump(mode="json", exclude_none=True)
+        pairs.append(pair)
     return pairs
 
 

@@ -13,14 +13,15 @@ class ConfigurationError(Exception):
     """The settings ask for something this build cannot provide."""
 
 
-def build_store(settings: Settings) -> IndexStore:
-    """Open the configured index (raises IncompatibleIndex / StoreUnavailable)."""
+def build_store(settings: Settings, create: bool = True) -> IndexStore:
+    """Open the configured index (raises IncompatibleIndex / StoreUnavailable); with
+    `create=False` a missing index is an error instead of a new empty one."""
     if settings.backend != "sqlite":
         raise ConfigurationError(
             f"JOBDEDUP_BACKEND={settings.backend} is not available in this version; "
             "use 'sqlite' (the embedded index)"
         )
-    return open_sqlite_store(settings.data_dir, settings.sketch_params())
+    return open_sqlite_store(settings.data_dir, settings.sketch_params(), create=create)
 
 
 def build_scorer(settings: Settings) -> PairScorer:
@@ -30,7 +31,7 @@ def build_scorer(settings: Settings) -> PairScorer:
     return OverlapScorer(threshold=settings.threshold)
 
 
-def build_deduplicator(settings: Settings) -> Deduplicator:
+def build_deduplicator(settings: Settings, create: bool = True) -> Deduplicator:
     """Store + scorer + pipeline configuration, as every entry point needs them."""
     config = PipelineConfig(
         window_days=settings.window_days,
@@ -38,4 +39,4 @@ def build_deduplicator(settings: Settings) -> Deduplicator:
         verify_min_overlap=settings.verify_min_overlap,
         merge_threshold=settings.merge_threshold,
     )
-    return Deduplicator(build_store(settings), build_scorer(settings), config)
+    return Deduplicator(build_store(settings, create=create), build_scorer(settings), config)

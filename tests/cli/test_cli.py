@@ -256,11 +256,6 @@ def test_worker_processes_give_the_same_decisions(
     assert "line 2: invalid JSON" in capsys.readouterr().err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=UnicodeDecodeError,
-    reason="bug: a line that is not UTF-8 aborts the whole ingest with a traceback",
-)
 def test_line_that_is_not_utf8_is_reported_and_skipped(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
