@@ -259,7 +259,7 @@ class SqliteStore:
         """Postings sharing a band key or the block key within the window, best first.
 
         Shared keys are counted in one GROUP BY over `bands`, whose primary key
-        (key, posted_at, posting_id) makes each key a range scan over the window: rows of a
+        (key, posted_at, rid) makes each key a range scan over the window: rows of a
         hot key outside the window are never read, and `postings` is not touched until the
         top `limit` ids are known.
         """
@@ -272,14 +272,14 @@ class SqliteStore:
         args: list[Any] = []
         if keys:
             parts.append(
-                "SELECT posting_id, COUNT(*), MIN(posted_at) FROM bands"
+                "SELECT rid, COUNT(*), MIN(posted_at) FROM bands"
                 f" WHERE key IN ({marks(len(keys))}) AND posted_at BETWEEN ? AND ?"
-                " GROUP BY posting_id"
+                " GROUP BY rid"
             )
             args += [*keys, since, until]
         if query.block_key and query.block_key != "|":
             parts.append(
-                "SELECT id, 0, posted_at FROM postings"
+                "SELECT rid, 0, posted_at FROM postings"
                 " WHERE block_key = ? AND posted_at BETWEEN ? AND ?"
             )
             args += [query.block_key, since, until]
@@ -287,11 +287,14 @@ class SqliteStore:
             return []
         sql = (
             f"WITH hits (pid, shared, ts) AS ({' UNION ALL '.join(parts)}),"
-            " top AS (SELECT pid, MAX(shared) AS shared, MIN(ts) AS ts FROM hits"
-            " WHERE pid IS NOT ? GROUP BY pid ORDER BY shared DESC, ts, pid LIMIT ?)"
+            " grouped AS (SELECT pid, MAX(shared) AS shared, MIN(ts) AS ts FROM hits"
+            " GROUP BY pid),"
+            " top AS (SELECT g.pid, g.shared, g.ts, q.id FROM grouped g"
+            " JOIN postings q ON q.rid = g.pid WHERE q.id IS NOT ?"
+            " ORDER BY g.shared DESC, g.ts, q.id LIMIT ?)"
             f" {SELECT_POSTING if query.with_documents else SELECT_LIGHT}"
-            " JOIN top ON p.id = top.pid"
-            " ORDER BY top.shared DESC, top.ts, top.pid"
+            " JOIN top ON p.rid = top.pid"
+            " ORDER BY top.shared DESC, top.ts, top.id"
         )
         rows = self._rows("find candidates", sql, [*args, query.exclude_id, query.limit])
         return [row_to_posting(row) for row in rows]
@@ -433,7 +436,7 @@ class SqliteStore:
     def _remove(conn: sqlite3.Connection, posting_id: str) -> list[str]:
         """Delete a posting and its band rows; returns its cluster id (to refresh), if any."""
         row = conn.execute(
-            "SELECT cluster_id, posted_at, band_keys FROM postings WHERE id = ?", (posting_id,)
+            "SELECT rid, cluster_id, posted_at, band_keys FROM postings WHERE id = ?", (posting_id,)
         ).fetchone()
         if row is None:
             return []
@@ -441,8 +444,8 @@ class SqliteStore:
         # is cheaper than a second index on bands(posting_id).
         keys = np.frombuffer(row["band_keys"], dtype="<i8").tolist()
         conn.executemany(
-            "DELETE FROM bands WHERE key = ? AND posted_at = ? AND posting_id = ?",
-            [(key, row["posted_at"], posting_id) for key in keys],
+            "DELETE FROM bands WHERE key = ? AND posted_at = ? AND rid = ?",
+            [(key, row["posted_at"], row["rid"]) for key in keys],
         )
         conn.execute("DELETE FROM postings WHERE id = ?", (posting_id,))
         return [row["cluster_id"]]
@@ -484,10 +487,10 @@ class SqliteStore:
             document=to_json(posting.document),
             decision=to_json(posting.decision),
         )
-        conn.execute(INSERT_POSTING, values)
+        rid = conn.execute(INSERT_POSTING, values).lastrowid
         conn.executemany(
-            "INSERT INTO bands (key, posted_at, posting_id) VALUES (?, ?, ?)",
-            [(key, values["posted_at"], posting.id) for key in unique_keys],
+            "INSERT INTO bands (key, posted_at, rid) VALUES (?, ?, ?)",
+            [(key, values["posted_at"], rid) for key in unique_keys],
         )
         return str(values["cluster_id"])
 

@@ -2,7 +2,8 @@
 
 Kept apart from `indexer.sqlite` (the adapter's behaviour) so each module holds one job.
 Layout: `postings` (one row per posting, sketch as little-endian int64 bytes, posted_at as UTC
-epoch microseconds), `bands` (LSH band key -> posting, with posted_at copied in so a hot key
+epoch microseconds, and an integer `rid` that keeps band rows small), `bands` (LSH band key ->
+posting rid, with posted_at copied in so a hot key
 is range-scanned inside the time window without touching `postings`), `clusters` (statistics
 kept by `apply`), `aliases` (merged cluster ids -> live id) and `merges` (history). `meta`
 holds the schema version and sketch parameters, checked at open.
@@ -33,17 +34,18 @@ CACHE_KIB = 16384  # per connection; the 2 MB default made band-key inserts ~35%
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE postings (
-    id TEXT PRIMARY KEY, posted_at INTEGER NOT NULL, cluster_id TEXT NOT NULL,
+    rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, posted_at INTEGER NOT NULL,
+    cluster_id TEXT NOT NULL,
     block_key TEXT NOT NULL, company_key TEXT NOT NULL, source TEXT, company TEXT,
     title TEXT NOT NULL, content_hash TEXT NOT NULL, shingle_count INTEGER NOT NULL,
     band_keys BLOB NOT NULL, sketch BLOB NOT NULL, document TEXT NOT NULL,
     decision TEXT NOT NULL);
-CREATE INDEX postings_block ON postings(block_key, posted_at, id);
+CREATE INDEX postings_block ON postings(block_key, posted_at);
 CREATE INDEX postings_cluster ON postings(cluster_id, posted_at, id);
 CREATE INDEX postings_posted ON postings(posted_at);
 CREATE TABLE bands (
-    key INTEGER NOT NULL, posted_at INTEGER NOT NULL, posting_id TEXT NOT NULL,
-    PRIMARY KEY (key, posted_at, posting_id)) WITHOUT ROWID;
+    key INTEGER NOT NULL, posted_at INTEGER NOT NULL, rid INTEGER NOT NULL,
+    PRIMARY KEY (key, posted_at, rid)) WITHOUT ROWID;
 CREATE TABLE clusters (
     id TEXT PRIMARY KEY, size INTEGER NOT NULL, first_seen INTEGER NOT NULL,
     last_seen INTEGER NOT NULL, canonical_id TEXT NOT NULL);
