@@ -30,6 +30,16 @@ class Candidate:
     overlap: float
 
 
+@dataclass(frozen=True)
+class Contribution:
+    """One feature's part in a score: its value for the pair and its contribution (for the
+    trained model, LightGBM's SHAP-style contribution to the raw score)."""
+
+    feature: str
+    value: float
+    contribution: float
+
+
 class PairScorer(Protocol):
     """Scores (query, candidate) pairs; one call per posting for all of its candidates."""
 
@@ -57,6 +67,12 @@ class PairScorer(Protocol):
         """One score in [0, 1] per candidate, in order."""
         ...
 
+    def explain(
+        self, query: PreparedPosting, candidate: Candidate, top: int = 8
+    ) -> list[Contribution]:
+        """The features that weighed most in the candidate's score, largest first."""
+        ...
+
 
 @dataclass(frozen=True)
 class OverlapScorer:
@@ -71,3 +87,12 @@ class OverlapScorer:
     def score(self, query: PreparedPosting, candidates: Sequence[Candidate]) -> list[float]:
         """The candidates' estimated overlap with the query, already computed at verification."""
         return [c.overlap for c in candidates]
+
+    def explain(
+        self, query: PreparedPosting, candidate: Candidate, top: int = 8
+    ) -> list[Contribution]:
+        """The baseline has one feature: the overlap, contributing its distance from the
+        threshold."""
+        return [Contribution("overlap", candidate.overlap, candidate.overlap - self.threshold)][
+            :top
+        ]

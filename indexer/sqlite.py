@@ -15,20 +15,15 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from indexer.minhash import SketchParams
 from indexer.sqlite_schema import (
     BATCH,
     BUSY_TIMEOUT_MS,
     CACHE_KIB,
-    FIELDS,
     HAS_MEMBER,
-    INSERT_POSTING,
     MAX_IDLE,
     MAX_TS,
     MIN_TS,
@@ -36,13 +31,13 @@ from indexer.sqlite_schema import (
     SELECT_LIGHT,
     SELECT_POSTING,
     from_micros,
-    int64_bytes,
     marks,
     row_to_posting,
     summary_of,
     to_json,
     to_micros,
 )
+from indexer.sqlite_writes import insert_posting, merge_clusters, refresh_cluster, remove_posting
 from indexer.store import (
     SCHEMA_VERSION,
     Assignment,
@@ -51,6 +46,7 @@ from indexer.store import (
     ClusterInfo,
     ClusterMember,
     ClusterPage,
+    Feedback,
     IncompatibleIndex,
     IndexStats,
     StoredPosting,
@@ -404,6 +400,44 @@ class SqliteStore:
             size += self._path.with_name(self._path.name + "-wal").stat().st_size
         return IndexStats(postings=postings, clusters=clusters, bytes=size)
 
+    def add_feedback(self, feedback: Feedback) -> None:
+        """Store the label under the pair's ids in sorted order (the pair is unordered)."""
+        first, second = sorted(
+            [(feedback.a_id, feedback.a_document), (feedback.b_id, feedback.b_document)],
+            key=lambda side: side[0],
+        )
+        with (
+            self._lock,
+            self._connection("store feedback") as conn,
+            self._transaction(
+                conn, "SAVEPOINT apply" if conn.in_transaction else "BEGIN IMMEDIATE"
+            ),
+        ):
+            conn.execute(
+                "INSERT OR REPLACE INTO feedback VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    first[0],
+                    second[0],
+                    feedback.label,
+                    to_micros(feedback.at),
+                    to_json(first[1]),
+                    to_json(second[1]),
+                ),
+            )
+
+    def iter_feedback(self) -> Iterator[Feedback]:
+        """Every stored label, oldest first (read at once: feedback is small)."""
+        rows = self._rows("read feedback", "SELECT * FROM feedback ORDER BY at, a_id, b_id")
+        for row in rows:
+            yield Feedback(
+                a_id=row["a_id"],
+                b_id=row["b_id"],
+                label=row["label"],
+                at=from_micros(row["at"]),
+                a_document=json.loads(row["a_document"]),
+                b_document=json.loads(row["b_document"]),
+            )
+
     # -- writes ---------------------------------------------------------------------------
 
     def apply(self, changes: WriteSet) -> None:
@@ -423,94 +457,14 @@ class SqliteStore:
         ):
             touched: set[str] = set()
             for posting_id in changes.deletions:
-                touched.update(self._remove(conn, posting_id))
+                touched.update(remove_posting(conn, posting_id))
             for merge in changes.merges:
-                touched.add(self._merge(conn, merge.absorbed, merge.survivor, merge.posting_id))
+                touched.add(merge_clusters(conn, merge.absorbed, merge.survivor, merge.posting_id))
             for posting, keys in changes.upserts:
-                touched.update(self._remove(conn, posting.id))
-                touched.add(self._insert(conn, posting, keys))
+                touched.update(remove_posting(conn, posting.id))
+                touched.add(insert_posting(conn, posting, keys))
             for cluster_id in sorted(touched):
-                self._refresh_cluster(conn, cluster_id)
-
-    @staticmethod
-    def _remove(conn: sqlite3.Connection, posting_id: str) -> list[str]:
-        """Delete a posting and its band rows; returns its cluster id (to refresh), if any."""
-        row = conn.execute(
-            "SELECT rid, cluster_id, posted_at, band_keys FROM postings WHERE id = ?", (posting_id,)
-        ).fetchone()
-        if row is None:
-            return []
-        # The key list stored with the posting addresses its band rows by primary key, which
-        # is cheaper than a second index on bands(posting_id).
-        keys = np.frombuffer(row["band_keys"], dtype="<i8").tolist()
-        conn.executemany(
-            "DELETE FROM bands WHERE key = ? AND posted_at = ? AND rid = ?",
-            [(key, row["posted_at"], row["rid"]) for key in keys],
-        )
-        conn.execute("DELETE FROM postings WHERE id = ?", (posting_id,))
-        return [row["cluster_id"]]
-
-    def _merge(self, conn: sqlite3.Connection, absorbed: str, survivor: str, by: str) -> str:
-        """Fold `absorbed` into `survivor`. Both are resolved first, so an alias never becomes
-        a posting's cluster or another alias's target (A->B then B->C leaves A->C)."""
-        absorbed, survivor = self._unalias(conn, absorbed), self._unalias(conn, survivor)
-        if absorbed == survivor:
-            return survivor
-        for sql in (
-            "UPDATE postings SET cluster_id = ?2 WHERE cluster_id = ?1",
-            "UPDATE aliases SET cluster_id = ?2 WHERE cluster_id = ?1",
-            "INSERT OR REPLACE INTO aliases (alias, cluster_id) VALUES (?1, ?2)",
-        ):
-            conn.execute(sql, (absorbed, survivor))
-        conn.execute(
-            "INSERT INTO merges (absorbed, survivor, posting_id, at) VALUES (?, ?, ?, ?)",
-            (absorbed, survivor, by, to_micros(datetime.now(UTC))),
-        )
-        conn.execute("DELETE FROM clusters WHERE id = ?", (absorbed,))
-        return survivor
-
-    @staticmethod
-    def _unalias(conn: sqlite3.Connection, cluster_id: str) -> str:
-        row = conn.execute("SELECT cluster_id FROM aliases WHERE alias = ?", (cluster_id,))
-        found = row.fetchone()
-        return cluster_id if found is None else str(found[0])
-
-    def _insert(self, conn: sqlite3.Connection, posting: StoredPosting, keys: Sequence[int]) -> str:
-        """Insert a posting and its band rows; returns the (unaliased) cluster it joined."""
-        values = {name: getattr(posting, name) for name in FIELDS}
-        unique_keys = list(dict.fromkeys(keys))
-        values.update(
-            cluster_id=self._unalias(conn, posting.cluster_id),
-            posted_at=to_micros(posting.posted_at),
-            sketch=int64_bytes(posting.sketch),
-            band_keys=int64_bytes(unique_keys),
-            document=to_json(posting.document),
-            decision=to_json(posting.decision),
-        )
-        rid = conn.execute(INSERT_POSTING, values).lastrowid
-        conn.executemany(
-            "INSERT INTO bands (key, posted_at, rid) VALUES (?, ?, ?)",
-            [(key, values["posted_at"], rid) for key in unique_keys],
-        )
-        return str(values["cluster_id"])
-
-    @staticmethod
-    def _refresh_cluster(conn: sqlite3.Connection, cluster_id: str) -> None:
-        """Recompute size, first/last seen and canonical (earliest, then smallest id) from the
-        members, or drop the row when none are left."""
-        size, first, last = conn.execute(
-            "SELECT COUNT(*), MIN(posted_at), MAX(posted_at) FROM postings WHERE cluster_id = ?",
-            (cluster_id,),
-        ).fetchone()
-        if size == 0:
-            conn.execute("DELETE FROM clusters WHERE id = ?", (cluster_id,))
-            return
-        conn.execute(
-            "INSERT OR REPLACE INTO clusters (id, size, first_seen, last_seen, canonical_id)"
-            " SELECT ?1, ?2, ?3, ?4, id FROM postings WHERE cluster_id = ?1"
-            " ORDER BY posted_at, id LIMIT 1",
-            (cluster_id, size, first, last),
-        )
+                refresh_cluster(conn, cluster_id)
 
 
 def open_sqlite_store(data_dir: Path, params: SketchParams, create: bool = True) -> SqliteStore:

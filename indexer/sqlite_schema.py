@@ -51,6 +51,10 @@ CREATE TABLE clusters (
     last_seen INTEGER NOT NULL, canonical_id TEXT NOT NULL);
 CREATE TABLE aliases (alias TEXT PRIMARY KEY, cluster_id TEXT NOT NULL) WITHOUT ROWID;
 CREATE INDEX aliases_target ON aliases(cluster_id);
+CREATE TABLE feedback (
+    a_id TEXT NOT NULL, b_id TEXT NOT NULL, label TEXT NOT NULL, at INTEGER NOT NULL,
+    a_document TEXT NOT NULL, b_document TEXT NOT NULL,
+    PRIMARY KEY (a_id, b_id)) WITHOUT ROWID;
 CREATE TABLE merges (
     absorbed TEXT NOT NULL, survivor TEXT NOT NULL, posting_id TEXT NOT NULL,
     at INTEGER NOT NULL);

@@ -165,6 +165,18 @@ class Assignment:
 
 
 @dataclass(frozen=True)
+class Feedback:
+    """An analyst's label for two indexed postings (for training with feedback)."""
+
+    a_id: str
+    b_id: str
+    label: str
+    at: datetime
+    a_document: dict[str, Any] = field(default_factory=dict)
+    b_document: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class IndexStats:
     """Sizes for metrics and benchmarks."""
 
@@ -240,4 +252,14 @@ class IndexStore(Protocol):
 
     def stats(self) -> IndexStats:
         """Counts and on-disk size."""
+        ...
+
+    def add_feedback(self, feedback: Feedback) -> None:
+        """Store (or replace) the label for the unordered pair {a_id, b_id}, with both
+        postings' documents as they are now, so training does not depend on them staying
+        indexed."""
+        ...
+
+    def iter_feedback(self) -> Iterator[Feedback]:
+        """Every stored label, oldest first."""
         ...

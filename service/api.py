@@ -22,6 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from indexer.store import ClusterFilter, ClusterInfo, StoreError
 from indexer.text import normalise_company
+from service.decisions import Decision
 from service.errors import (
     ApiError,
     BodyLimit,
@@ -31,14 +32,19 @@ from service.errors import (
 )
 from service.factory import build_deduplicator
 from service.metrics import Metrics
-from service.pipeline import Decision, Deduplicator
+from service.pipeline import Deduplicator
 from service.schemas import (
     MAX_BATCH,
     ClusterOut,
     ClusterPageOut,
     ClusterSummaryOut,
+    ContributionOut,
     DedupResult,
     ErrorOut,
+    FeedbackIn,
+    FeedbackOut,
+    PairScoreIn,
+    PairScoreOut,
     Posting,
     PostingOut,
 )
@@ -183,14 +189,55 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
     install_error_handlers(app)
 
     @app.post("/dedup", response_model=DedupResult, responses=_ERRORS, tags=["dedup"])
-    def dedup_one(posting: Posting, dry_run: bool = False) -> DedupResult:
+    def dedup_one(posting: Posting, dry_run: bool = False, explain: bool = False) -> DedupResult:
         """Verdict for one posting: new, duplicate (of which, in which cluster), unchanged or
-        updated. Committed before the response unless `dry_run`."""
-        decision = dedup.dedup(posting, dry_run=dry_run)
+        updated. Committed before the response unless `dry_run`. With `explain`, the top
+        feature contributions for the best candidate are added."""
+        decision = dedup.dedup(posting, dry_run=dry_run, explain=explain)
         metrics.observe_decision(
             decision.status, dry_run, decision.timings, len(decision.candidates)
         )
-        return _result(decision)
+        result = _result(decision)
+        if decision.explanation is not None:
+            result.explanation = [
+                ContributionOut.model_validate(c, from_attributes=True)
+                for c in decision.explanation
+            ]
+        return result
+
+    @app.post("/pairs/score", response_model=PairScoreOut, responses=_ERRORS, tags=["dedup"])
+    def score_pair(pair: PairScoreIn) -> PairScoreOut:
+        """Score two postings against each other, outside the index (nothing is stored)."""
+        verdict = dedup.score_pair(pair.a, pair.b)
+        return PairScoreOut(
+            probability=round(verdict.probability, 6),
+            duplicate=verdict.duplicate,
+            duplicate_type=verdict.duplicate_type,  # type: ignore[arg-type]
+            threshold=scorer.threshold,
+            scorer=scorer.name,
+            jaccard=round(verdict.jaccard, 6),
+            overlap=round(verdict.overlap, 6),
+            contributions=[
+                ContributionOut.model_validate(c, from_attributes=True)
+                for c in verdict.contributions
+            ],
+        )
+
+    @app.post("/feedback", response_model=FeedbackOut, responses=_ERRORS, tags=["dedup"])
+    def feedback(label: FeedbackIn) -> FeedbackOut:
+        """Store an analyst's label for two indexed postings (used by `train --with-feedback`)."""
+        missing = dedup.feedback(label.a_id, label.b_id, label.label)
+        if missing:
+            raise ApiError(
+                404,
+                "not_found",
+                f"not indexed: {', '.join(missing)}",
+                [
+                    {"field": "a_id" if m == label.a_id else "b_id", "reason": "not indexed"}
+                    for m in missing
+                ],
+            )
+        return FeedbackOut(a_id=label.a_id, b_id=label.b_id, label=label.label, stored=True)
 
     @app.post(
         "/dedup/batch",

@@ -5,7 +5,8 @@ from __future__ import annotations
 from classifier.scoring import OverlapScorer, PairScorer
 from indexer.sqlite import open_sqlite_store
 from indexer.store import IndexStore
-from service.pipeline import Deduplicator, PipelineConfig
+from service.decisions import PipelineConfig
+from service.pipeline import Deduplicator
 from service.settings import Settings
 
 

@@ -8,151 +8,37 @@ write run inside it, so a near-duplicate sent concurrently with its original alw
 from __future__ import annotations
 
 import logging
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, Future
-from dataclasses import dataclass, field
+from concurrent.futures import Executor
 from datetime import UTC, datetime, timedelta
 from time import perf_counter
-from typing import Any, TypeVar
 
 from classifier.kinds import duplicate_type
 from classifier.scoring import Candidate, PairScorer
-from indexer.minhash import SketchParams, estimate_jaccard, overlap_from_jaccard
-from indexer.prepare import PreparedPosting, posting_tokens, prepare, to_stored
+from indexer.minhash import estimate_jaccard, overlap_from_jaccard
+from indexer.prepare import PreparedPosting, to_stored
 from indexer.store import (
     Assignment,
     CandidateQuery,
     ClusterFilter,
     ClusterInfo,
     ClusterPage,
+    Feedback,
     IndexStore,
     Merge,
     StoredPosting,
     WriteSet,
 )
+from service.decisions import Decision, PairVerdict, PipelineConfig, ScoredCandidate
+from service.preparation import groups, prepare_ahead, prepare_posting
 from service.schemas import Posting
 
 logger = logging.getLogger(__name__)
-
-_T = TypeVar("_T")
-_PREPARE_CHUNK = 64  # postings per task sent to a preparation process
-_PREPARE_WINDOW = 8  # tasks in flight: enough to keep two workers busy, bounded memory
 STAGES = ("clean", "sketch", "candidates", "score", "persist")
-
-
-@dataclass(frozen=True)
-class PipelineConfig:
-    """Decision knobs (see Settings for their defaults and meaning)."""
-
-    window_days: int = 60
-    max_candidates: int = 50
-    verify_min_overlap: float = 0.2
-    merge_threshold: float | None = None
-
-
-@dataclass(frozen=True)
-class ScoredCandidate:
-    """A candidate as reported back to the client."""
-
-    id: str
-    score: float
-    jaccard: float
-    overlap: float
-    cluster_id: str
-
-
-@dataclass
-class Decision:
-    """The verdict for one posting; `timings` (seconds per stage) is for metrics only."""
-
-    id: str
-    status: str
-    duplicate_of: str | None
-    cluster_id: str
-    duplicate_type: str | None
-    score: float | None
-    candidates: list[ScoredCandidate]
-    timings: dict[str, float] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form shared by `/dedup`, the stored decision and `ingest --out`."""
-        return {
-            "id": self.id,
-            "status": self.status,
-            "duplicate_of": self.duplicate_of,
-            "cluster_id": self.cluster_id,
-            "duplicate_type": self.duplicate_type,
-            "score": self.score,
-            "candidates": [c.__dict__ for c in self.candidates],
-        }
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _groups(items: Iterable[_T], size: int) -> Iterator[list[_T]]:
-    """Consecutive lists of `size` items (the last may be shorter)."""
-    chunk: list[_T] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
-
-
-def prepare_many(
-    postings: list[Posting], params: SketchParams, now: datetime
-) -> list[tuple[PreparedPosting, dict[str, float]]]:
-    """`prepare_posting` over a chunk: one task per chunk keeps inter-process traffic low."""
-    return [prepare_posting(p, params, now) for p in postings]
-
-
-def _prepare_ahead(
-    executor: Executor, postings: Iterable[Posting], params: SketchParams, now: datetime
-) -> Iterator[tuple[PreparedPosting, dict[str, float]]]:
-    """Prepared postings in input order, computed by `executor` a bounded window ahead (unlike
-    Executor.map, which would read the whole input before yielding anything)."""
-    pending: deque[Future[list[tuple[PreparedPosting, dict[str, float]]]]] = deque()
-    for chunk in _groups(postings, _PREPARE_CHUNK):
-        pending.append(executor.submit(prepare_many, chunk, params, now))
-        if len(pending) >= _PREPARE_WINDOW:
-            yield from pending.popleft().result()
-    while pending:
-        yield from pending.popleft().result()
-
-
-def prepare_posting(
-    posting: Posting, params: SketchParams, now: datetime
-) -> tuple[PreparedPosting, dict[str, float]]:
-    """Clean and sketch one posting: pure CPU work, picklable, so a process pool can run it.
-
-    `now` is the receipt time used when the posting has no posted_at. The content hash is
-    taken over what the client sent (without that default), so a retry is `unchanged`.
-    Returns the prepared posting and the seconds spent in the clean and sketch stages.
-    """
-    started = perf_counter()
-    received = posting.model_dump(mode="json", exclude_none=True)
-    posted_at = posting.posted_at or now
-    document = dict(received)
-    document["posted_at"] = posted_at.isoformat()
-    tokens = posting_tokens(posting.title, posting.description)
-    cleaned = perf_counter()
-    prepared = prepare(
-        posting_id=posting.id,
-        title=posting.title,
-        tokens=tokens,
-        company=posting.company,
-        source=posting.source,
-        posted_at=posted_at,
-        document=document,
-        received=received,
-        params=params,
-    )
-    return prepared, {"clean": cleaned - started, "sketch": perf_counter() - cleaned}
 
 
 class Deduplicator:
@@ -184,11 +70,53 @@ class Deduplicator:
         timings.update(spent)
         return prepared
 
-    def dedup(self, posting: Posting, *, dry_run: bool = False) -> Decision:
-        """Decide and (unless `dry_run`) persist one posting; committed when this returns."""
+    def dedup(self, posting: Posting, *, dry_run: bool = False, explain: bool = False) -> Decision:
+        """Decide and (unless `dry_run`) persist one posting; committed when this returns.
+
+        With `explain`, the decision carries the top feature contributions for its best
+        candidate (computed after the write, outside the lock; not stored)."""
         timings: dict[str, float] = {}
         prepared = self.prepare(posting, timings)
-        return self._decide_and_write(prepared, timings, dry_run)
+        decision = self._decide_and_write(prepared, timings, dry_run)
+        if explain and decision.candidates:
+            best = max(decision.candidates, key=lambda c: c.score)
+            other = self.store.get_posting(best.id)
+            if other is not None:
+                match = Candidate(other, best.jaccard, best.overlap)
+                decision.explanation = self.scorer.explain(prepared, match)
+        return decision
+
+    def score_pair(self, a: Posting, b: Posting) -> PairVerdict:
+        """Score two postings against each other (a as the new posting, b as the indexed
+        one), with the service's preparation, scorer and type rules; nothing is read or
+        written in the index."""
+        now = self._clock()
+        query, _ = prepare_posting(a, self.store.params, now)
+        other, _ = prepare_posting(b, self.store.params, now)
+        jaccard = estimate_jaccard(query.sketch, other.sketch)
+        overlap = overlap_from_jaccard(jaccard, query.shingle_count, other.shingle_count)
+        candidate = Candidate(to_stored(other, other.id), jaccard, overlap)
+        probability = self.scorer.score(query, [candidate])[0]
+        duplicate = probability >= self.scorer.threshold
+        return PairVerdict(
+            probability=probability,
+            duplicate=duplicate,
+            duplicate_type=duplicate_type(query, candidate) if duplicate else None,
+            jaccard=jaccard,
+            overlap=overlap,
+            contributions=self.scorer.explain(query, candidate),
+        )
+
+    def feedback(self, a_id: str, b_id: str, label: str) -> list[str]:
+        """Store an analyst's label for two indexed postings; returns the ids not indexed
+        (nothing is stored unless both are)."""
+        sides = {pid: self.store.get_posting(pid) for pid in (a_id, b_id)}
+        missing = [pid for pid, found in sides.items() if found is None]
+        a, b = sides[a_id], sides[b_id]
+        if missing or a is None or b is None:
+            return missing
+        self.store.add_feedback(Feedback(a_id, b_id, label, self._clock(), a.document, b.document))
+        return []
 
     def dedup_stream(
         self,
@@ -211,8 +139,8 @@ class Deduplicator:
                 prepare_posting(p, params, now) for p in postings
             )
         else:
-            prepared_iter = _prepare_ahead(executor, postings, params, now)
-        for chunk in _groups(prepared_iter, group):
+            prepared_iter = prepare_ahead(executor, postings, params, now)
+        for chunk in groups(prepared_iter, group):
             with self.store.batch():
                 decisions = [self._decide_and_write(p, t, dry_run) for p, t in chunk]
             yield from decisions

@@ -95,8 +95,16 @@ class CandidateOut(BaseModel):
     cluster_id: str
 
 
+class ContributionOut(BaseModel):
+    """One feature's value for a pair and its contribution to the score."""
+
+    feature: str
+    value: float
+    contribution: float
+
+
 class DedupResult(BaseModel):
-    """The verdict for one posting."""
+    """The verdict for one posting (`explanation` only with `?explain=true`)."""
 
     id: str
     status: Status
@@ -105,6 +113,46 @@ class DedupResult(BaseModel):
     duplicate_type: DuplicateKind | None
     score: float | None
     candidates: list[CandidateOut]
+    explanation: list[ContributionOut] | None = None
+
+
+class PairScoreIn(BaseModel):
+    """Two postings to compare: `a` as the new posting, `b` as the indexed one."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    a: Posting
+    b: Posting
+
+
+class PairScoreOut(BaseModel):
+    """The scorer's verdict on one pair, with the features that weighed most."""
+
+    probability: float
+    duplicate: bool
+    duplicate_type: DuplicateKind | None
+    threshold: float
+    scorer: str
+    jaccard: float
+    overlap: float
+    contributions: list[ContributionOut]
+
+
+class FeedbackIn(BaseModel):
+    """An analyst's label for two indexed postings."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    a_id: str = Field(min_length=1, max_length=256)
+    b_id: str = Field(min_length=1, max_length=256)
+    label: Literal["duplicate", "not_duplicate"]
+
+
+class FeedbackOut(BaseModel):
+    a_id: str
+    b_id: str
+    label: str
+    stored: bool
 
 
 class PostingOut(BaseModel):

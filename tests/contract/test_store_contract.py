@@ -16,6 +16,7 @@ from indexer.store import (
     Assignment,
     CandidateQuery,
     ClusterFilter,
+    Feedback,
     IncompatibleIndex,
     IndexStore,
     Merge,
@@ -461,3 +462,36 @@ def test_concurrent_writers_lose_nothing(store: IndexStore) -> None:
     info = store.get_cluster("shared")
     assert info is not None and info.size == threads * per_thread
     assert len(store.find_candidates(query([1], limit=1000))) == threads * per_thread
+
+
+def test_feedback_is_stored_per_unordered_pair(store: IndexStore) -> None:
+    first = Feedback("b", "a", "duplicate", day(1), {"id": "b"}, {"id": "a"})
+    store.add_feedback(first)
+    store.add_feedback(Feedback("x", "y", "not_duplicate", day(2), {"id": "x"}, {"id": "y"}))
+    # The same pair in the other order replaces the first label.
+    store.add_feedback(Feedback("a", "b", "not_duplicate", day(3), {"id": "a"}, {"id": "b"}))
+
+    stored = list(store.iter_feedback())
+
+    assert [(f.a_id, f.b_id, f.label) for f in stored] == [
+        ("x", "y", "not_duplicate"),
+        ("a", "b", "not_duplicate"),
+    ]
+    assert stored[1].a_document == {"id": "a"} and stored[1].b_document == {"id": "b"}
+    assert stored[1].at == day(3)
+
+
+def test_batch_commits_its_applies_together(store: IndexStore) -> None:
+    with store.batch():
+        store.apply(WriteSet(upserts=[(posting("one"), [1])]))
+        # Reads inside the batch see its own writes.
+        assert store.get_posting("one") is not None
+        store.apply(WriteSet(upserts=[(posting("two"), [1])]))
+    assert {p.id for p in store.find_candidates(query([1]))} == {"one", "two"}
+
+
+def test_failed_batch_stores_nothing(store: IndexStore) -> None:
+    with pytest.raises(RuntimeError), store.batch():
+        store.apply(WriteSet(upserts=[(posting("gone"), [1])]))
+        raise RuntimeError("crawler hung up")
+    assert store.get_posting("gone") is None

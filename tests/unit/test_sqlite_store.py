@@ -109,7 +109,7 @@ def test_failed_apply_rolls_back_and_is_translated(
         def broken(conn: sqlite3.Connection, cluster_id: str) -> None:
             raise sqlite3.OperationalError("disk I/O error")
 
-        monkeypatch.setattr(SqliteStore, "_refresh_cluster", staticmethod(broken))
+        monkeypatch.setattr("indexer.sqlite.refresh_cluster", broken)
         with pytest.raises(StoreUnavailable, match="apply changes failed: disk I/O error"):
             store.apply(WriteSet(upserts=[(posting("lost"), [1])], deletions=["kept"]))
         monkeypatch.undo()

@@ -1,0 +1,85 @@
+"""Preparing postings for the pipeline: clean and sketch, in this process or a pool ahead.
+
+Pure CPU work with no store access, so it can run outside the writer lock and, for bulk
+ingest, in other processes (everything here is picklable).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Executor, Future
+from datetime import datetime
+from time import perf_counter
+from typing import TypeVar
+
+from indexer.minhash import SketchParams
+from indexer.prepare import PreparedPosting, posting_tokens, prepare
+from service.schemas import Posting
+
+_T = TypeVar("_T")
+_PREPARE_CHUNK = 64  # postings per task sent to a preparation process
+_PREPARE_WINDOW = 8  # tasks in flight: enough to keep two workers busy, bounded memory
+
+
+def groups(items: Iterable[_T], size: int) -> Iterator[list[_T]]:
+    """Consecutive lists of `size` items (the last may be shorter)."""
+    chunk: list[_T] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def prepare_many(
+    postings: list[Posting], params: SketchParams, now: datetime
+) -> list[tuple[PreparedPosting, dict[str, float]]]:
+    """`prepare_posting` over a chunk: one task per chunk keeps inter-process traffic low."""
+    return [prepare_posting(p, params, now) for p in postings]
+
+
+def prepare_ahead(
+    executor: Executor, postings: Iterable[Posting], params: SketchParams, now: datetime
+) -> Iterator[tuple[PreparedPosting, dict[str, float]]]:
+    """Prepared postings in input order, computed by `executor` a bounded window ahead (unlike
+    Executor.map, which would read the whole input before yielding anything)."""
+    pending: deque[Future[list[tuple[PreparedPosting, dict[str, float]]]]] = deque()
+    for chunk in groups(postings, _PREPARE_CHUNK):
+        pending.append(executor.submit(prepare_many, chunk, params, now))
+        if len(pending) >= _PREPARE_WINDOW:
+            yield from pending.popleft().result()
+    while pending:
+        yield from pending.popleft().result()
+
+
+def prepare_posting(
+    posting: Posting, params: SketchParams, now: datetime
+) -> tuple[PreparedPosting, dict[str, float]]:
+    """Clean and sketch one posting: pure CPU work, picklable, so a process pool can run it.
+
+    `now` is the receipt time used when the posting has no posted_at. The content hash is
+    taken over what the client sent (without that default), so a retry is `unchanged`.
+    Returns the prepared posting and the seconds spent in the clean and sketch stages.
+    """
+    started = perf_counter()
+    received = posting.model_dump(mode="json", exclude_none=True)
+    posted_at = posting.posted_at or now
+    document = dict(received)
+    document["posted_at"] = posted_at.isoformat()
+    tokens = posting_tokens(posting.title, posting.description)
+    cleaned = perf_counter()
+    prepared = prepare(
+        posting_id=posting.id,
+        title=posting.title,
+        tokens=tokens,
+        company=posting.company,
+        source=posting.source,
+        posted_at=posted_at,
+        document=document,
+        received=received,
+        params=params,
+    )
+    return prepared, {"clean": cleaned - started, "sketch": perf_counter() - cleaned}
