@@ -188,7 +188,13 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
     app.state.metrics = metrics
     install_error_handlers(app)
 
-    @app.post("/dedup", response_model=DedupResult, responses=_ERRORS, tags=["dedup"])
+    @app.post(
+        "/dedup",
+        response_model=DedupResult,
+        response_model_exclude_unset=True,  # `explanation` appears only when asked for
+        responses=_ERRORS,
+        tags=["dedup"],
+    )
     def dedup_one(posting: Posting, dry_run: bool = False, explain: bool = False) -> DedupResult:
         """Verdict for one posting: new, duplicate (of which, in which cluster), unchanged or
         updated. Committed before the response unless `dry_run`. With `explain`, the top
@@ -242,6 +248,7 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
     @app.post(
         "/dedup/batch",
         response_model=list[DedupResult],
+        response_model_exclude_unset=True,
         responses=_ERRORS,
         tags=["dedup"],
         openapi_extra={

@@ -109,6 +109,8 @@ def test_openapi_lists_every_route(client: TestClient) -> None:
         "/postings/{posting_id}": {"get", "delete"},
         "/clusters/{cluster_id}": {"get"},
         "/clusters": {"get"},
+        "/pairs/score": {"post"},
+        "/feedback": {"post"},
         "/health": {"get"},
         "/ready": {"get"},
         "/metrics": {"get"},
