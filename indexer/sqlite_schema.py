@@ -42,7 +42,6 @@ CREATE TABLE postings (
     decision TEXT NOT NULL);
 CREATE INDEX postings_block ON postings(block_key, posted_at);
 CREATE INDEX postings_cluster ON postings(cluster_id, posted_at, id);
-CREATE INDEX postings_posted ON postings(posted_at);
 CREATE TABLE bands (
     key INTEGER NOT NULL, posted_at INTEGER NOT NULL, rid INTEGER NOT NULL,
     PRIMARY KEY (key, posted_at, rid)) WITHOUT ROWID;
