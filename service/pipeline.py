@@ -182,7 +182,7 @@ class Deduplicator:
                 since=since,
                 until=until,
                 exclude_id=prepared.id,
-                limit=cfg.max_candidates * 1,
+                limit=cfg.max_candidates,
                 with_documents=self.scorer.needs_documents,
             )
         )
