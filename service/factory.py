@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from classifier.scoring import OverlapScorer, PairScorer
+from indexer.elastic import ElasticStore
+from indexer.elastic_client import EngineClient, Transport
+from indexer.elastic_transports import connect_elasticsearch, connect_opensearch
 from indexer.sqlite import open_sqlite_store
 from indexer.store import IndexStore
 from service.decisions import PipelineConfig
@@ -17,12 +20,39 @@ class ConfigurationError(Exception):
 def build_store(settings: Settings, create: bool = True) -> IndexStore:
     """Open the configured index (raises IncompatibleIndex / StoreUnavailable); with
     `create=False` a missing index is an error instead of a new empty one."""
+    if settings.backend in ("elasticsearch", "opensearch"):
+        return _search_engine_store(settings, create)
     if settings.backend != "sqlite":
         raise ConfigurationError(
             f"JOBDEDUP_BACKEND={settings.backend} is not available in this version; "
-            "use 'sqlite' (the embedded index)"
+            "use 'sqlite' (the embedded index), 'elasticsearch' or 'opensearch'"
         )
     return open_sqlite_store(settings.data_dir, settings.sketch_params(), create=create)
+
+
+def _search_engine_store(settings: Settings, create: bool) -> IndexStore:
+    """The search-engine adapter through the engine's own client, its indices named after
+    `search_index` (created on first use unless `create` is False)."""
+    if not settings.search_url:
+        raise ConfigurationError(
+            f"JOBDEDUP_BACKEND={settings.backend} needs JOBDEDUP_SEARCH_URL "
+            "(e.g. http://localhost:9200)"
+        )
+    if settings.backend == "elasticsearch":
+        transport: Transport = connect_elasticsearch(settings.search_url, settings.search_timeout)
+    else:
+        transport = connect_opensearch(settings.search_url, settings.search_timeout)
+    try:
+        return ElasticStore(
+            EngineClient(transport),
+            settings.sketch_params(),
+            settings.search_index,
+            refresh=settings.search_refresh,
+            create=create,
+        )
+    except BaseException:
+        transport.close()
+        raise
 
 
 def build_scorer(settings: Settings) -> PairScorer:

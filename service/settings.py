@@ -26,6 +26,9 @@ class Settings(BaseSettings):
     port: int = Field(default=8000, ge=1, le=65535)
     backend: Literal["sqlite", "elasticsearch", "opensearch"] = "sqlite"
     search_url: str | None = None
+    search_index: str = Field(default="jobdedup", pattern=r"^[a-z0-9][a-z0-9_.-]{0,200}$")
+    search_timeout: float = Field(default=10.0, gt=0, le=300)
+    search_refresh: Literal["true", "wait_for"] = "true"
 
     scorer: Literal["overlap"] = "overlap"
     threshold: float | None = Field(default=None, ge=0.0, le=1.0)

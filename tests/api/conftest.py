@@ -11,14 +11,40 @@ from fastapi.testclient import TestClient
 
 from service.api import create_app
 from service.settings import Settings
+from tests.integration.engine import (
+    ENGINES,
+    Engine,
+    drop_created,
+    point_factory_at_engine,
+    require_engine,
+)
 
 
 @pytest.fixture(autouse=True)
 def _no_jobdedup_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     """Settings read JOBDEDUP_* variables; a developer's shell must not change test results."""
     for name in list(os.environ):
-        if name.startswith("JOBDEDUP_"):
+        if name.startswith("JOBDEDUP_") and not name.startswith("JOBDEDUP_TEST_"):
             monkeypatch.delenv(name)
+
+
+@pytest.fixture(autouse=True, params=["sqlite", *ENGINES])
+def api_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Every API test runs on the embedded index and on the search engine through each
+    client: the composition root is pointed at a fresh engine index per data directory.
+    Engine runs skip (with the reason) unless JOBDEDUP_TEST_SEARCH_URL is set."""
+    backend: str = request.param
+    if backend == "sqlite":
+        yield backend
+        return
+    if request.node.get_closest_marker("sqlite_only"):
+        pytest.skip("exercises the SQLite file itself")
+    engine: Engine = "elasticsearch" if backend == "elasticsearch" else "opensearch"
+    point_factory_at_engine(monkeypatch, engine, require_engine())
+    try:
+        yield backend
+    finally:
+        drop_created()
 
 
 @pytest.fixture

@@ -179,6 +179,7 @@ def _reopened_posting_ids(data_dir: Path) -> list[str]:
         store.close()
 
 
+@pytest.mark.sqlite_only  # the engine's outage tests: tests/integration
 def test_closed_store_gives_503_with_retry_after(data_dir: Path) -> None:
     app = create_app(Settings(data_dir=data_dir))
     with TestClient(app) as client:
@@ -205,6 +206,7 @@ def test_closed_store_gives_503_with_retry_after(data_dir: Path) -> None:
     assert _reopened_posting_ids(data_dir) == ["indeed-1001"]
 
 
+@pytest.mark.sqlite_only  # the engine's outage tests: tests/integration
 def test_write_lock_held_elsewhere_gives_503_and_writes_nothing(
     data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -16,6 +16,8 @@ import pytest
 from indexer.minhash import SketchParams
 from indexer.sqlite import open_sqlite_store
 from indexer.store import IndexStore
+from tests.integration.engine import ENGINES, drop_created
+from tests.integration.engine import store_factory as engine_store_factory
 
 StoreFactory = Callable[[Path, SketchParams], IndexStore]
 
@@ -24,7 +26,19 @@ def _sqlite(directory: Path, params: SketchParams) -> IndexStore:
     return open_sqlite_store(directory / "sqlite", params)
 
 
-STORE_FACTORIES: dict[str, StoreFactory] = {"sqlite": _sqlite}
+STORE_FACTORIES: dict[str, StoreFactory] = {
+    "sqlite": _sqlite,
+    # The search-engine adapter through each client; skipped (with the reason) unless
+    # JOBDEDUP_TEST_SEARCH_URL names an engine, failed if it names one that does not answer.
+    **{engine: engine_store_factory(engine) for engine in ENGINES},
+}
+
+
+@pytest.fixture(autouse=True)
+def _drop_engine_indices() -> Iterator[None]:
+    """Every index an engine-backed store created in this test is deleted after it."""
+    yield
+    drop_created()
 
 
 @pytest.fixture(params=sorted(STORE_FACTORIES))

@@ -1,0 +1,419 @@
+"""`ElasticStore`: the `IndexStore` on Elasticsearch 8/9 or OpenSearch 2.x.
+
+One adapter for both engines, parametrised by an `EngineClient` over either official client;
+request bodies come from `indexer.elastic_bodies`, documents from `indexer.elastic_docs`.
+
+How the port's promises are kept on an engine whose searches lag writes by a refresh:
+- **Read-after-write**: postings are written with `refresh=true` (configurable: `wait_for`),
+  so an `apply` returns only once its postings are searchable, on every replica. Lookups by
+  id (postings, clusters, aliases, the lease) are real-time GETs and need no refresh; the
+  cluster listing and stats refresh the clusters index before they search it.
+- **Serialised read-decide-write across instances**: `writer()` holds the cluster-wide
+  writer lease (`indexer.elastic_lease`) around the cycle, after a per-instance lock that
+  queues this process's threads. A near-duplicate sent to another instance therefore runs
+  its candidate search after the original's write is searchable.
+- **Nothing half-written**: each flush is journaled in the lease before its bulk, and a
+  journal left by a failed bulk is replayed by the next writer before it reads.
+- **batch()**: holds the lease for the whole block and keeps the block's writes in memory
+  (a `Workspace`); reads of this thread inside the block merge them (candidates, postings,
+  clusters), and one bulk (one refresh) sends them all when the block exits. Reads that
+  cannot merge (listing, export, stats) flush first. An exception discards the block.
+- **Retention**: `expire(before)` deletes postings posted before a date through `apply`
+  (clusters stay consistent), in chunks found by a range query: delete-by-query semantics on
+  one index rather than time-partitioned indices, because a posting's `_id` must resolve
+  with a real-time GET, an update may move `posted_at`, and clusters span any partition.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+from indexer.elastic_bodies import (
+    MAX_SCORED_KEYS,
+    IndexNames,
+    assignments_page_query,
+    candidate_query,
+    cluster_listing_query,
+    feedback_page_query,
+    ids_before_query,
+    index_names,
+    live_clusters_count,
+    state_id,
+    to_micros,
+)
+from indexer.elastic_client import EngineClient, Operation
+from indexer.elastic_docs import (
+    Source,
+    cluster_info,
+    cluster_summary,
+    feedback_from_source,
+    feedback_source,
+    posting_from_source,
+)
+from indexer.elastic_lease import TTL_S, WAIT_S, WriterLease
+from indexer.elastic_plan import Workspace, overlay_matches, plan_apply, without_documents
+from indexer.elastic_setup import META_ID, EngineFetcher, open_indices
+from indexer.minhash import SketchParams
+from indexer.store import (
+    Assignment,
+    CandidateQuery,
+    ClusterFilter,
+    ClusterInfo,
+    ClusterPage,
+    Feedback,
+    IncompatibleIndex,
+    IndexStats,
+    StoredPosting,
+    StoreError,
+    StoreUnavailable,
+    WriteSet,
+)
+
+logger = logging.getLogger(__name__)
+
+PAGE = 1000  # postings per iter_assignments page
+MAX_BATCH_POSTINGS = 4096  # a batch holding more pending postings is flushed early (memory)
+
+
+class ElasticStore:
+    """`IndexStore` on a search engine (see the module docstring for the mechanisms)."""
+
+    def __init__(
+        self,
+        client: EngineClient,
+        params: SketchParams,
+        prefix: str,
+        refresh: str = "true",
+        create: bool = True,
+        lease_ttl_s: float = TTL_S,
+        lease_wait_s: float = WAIT_S,
+    ) -> None:
+        if refresh not in ("true", "wait_for"):
+            raise ValueError(f"refresh must be 'true' or 'wait_for', not {refresh!r}")
+        self._client = client
+        self._params = params
+        self._names = index_names(prefix)
+        self._refresh = refresh
+        self._fetcher = EngineFetcher(client, self._names.postings, self._names.clusters)
+        self._lease = WriterLease(
+            client, self._names.clusters, self._replay, ttl_s=lease_ttl_s, wait_s=lease_wait_s
+        )
+        self._lock = threading.RLock()
+        self._depth = 0  # writer() nesting of the thread holding _lock
+        self._holder: int | None = None  # that thread's id
+        self._workspace: Workspace | None = None  # the open batch's pending writes
+        self._broken = False  # a journaled bulk failed: keep the lease for replay
+        self._poisoned = False  # an apply failed half way through folding into the batch
+        self._closed = False
+        if params.bands > MAX_SCORED_KEYS:
+            raise IncompatibleIndex(
+                f"bands={params.bands}: the search-engine backend scores at most "
+                f"{MAX_SCORED_KEYS} band keys per query"
+            )
+        open_indices(client, self._names, params, create)
+
+    @property
+    def params(self) -> SketchParams:
+        """The sketch parameters this index was created with (checked equal at open)."""
+        return self._params
+
+    @property
+    def names(self) -> IndexNames:
+        """Index, alias and template names (for operations tooling and tests)."""
+        return self._names
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreUnavailable(f"index store {self._names.prefix} is closed")
+
+    def ping(self) -> None:
+        """Raise unless the engine answers a real-time GET of this index's meta document."""
+        self._check_open()
+        if self._client.get(self._names.clusters, META_ID) is None:
+            raise StoreError(f"index {self._names.prefix} has no meta document")
+
+    def close(self) -> None:
+        """Close the client's connections; the store is unusable afterwards."""
+        self._closed = True
+        self._client.transport.close()
+
+    # -- writer lease and batches ---------------------------------------------------------
+
+    @contextmanager
+    def writer(self) -> Iterator[None]:
+        """Hold the cluster-wide writer lease (re-entrant within the holding thread)."""
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            self._check_open()
+            self._lease.acquire()
+            self._depth, self._holder, self._broken = 1, threading.get_ident(), False
+            failed = True
+            try:
+                yield
+                failed = False
+            finally:
+                self._depth, self._holder = 0, None
+                self._let_go(failed)
+
+    def _let_go(self, failed: bool) -> None:
+        if self._broken:
+            self._lease.forget()  # its journal must survive until replayed
+            return
+        try:
+            self._lease.release()
+        except StoreError:
+            if not failed:
+                raise
+            self._lease.forget()  # do not mask the error that ended the cycle
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Group the applies of this thread into one bulk sent when the block exits."""
+        with self.writer():
+            if self._workspace is not None:
+                yield
+                return
+            self._workspace, self._poisoned = Workspace(self._fetcher), False
+            try:
+                yield
+                if self._poisoned:
+                    raise StoreError("an apply failed inside the batch; nothing was written")
+                self._flush(self._workspace)
+            finally:
+                self._workspace = None
+
+    def _mine(self) -> bool:
+        return self._holder == threading.get_ident()
+
+    def _reader(self) -> Workspace:
+        """The open batch's workspace for its own thread; a fresh one (engine only) else."""
+        if self._workspace is not None and self._mine():
+            return self._workspace
+        return Workspace(self._fetcher)
+
+    def _sync(self) -> None:
+        """Flush the open batch of this thread (before reads that cannot merge it)."""
+        if self._workspace is not None and self._mine() and self._workspace.pending:
+            self._flush(self._workspace)
+            self._workspace = Workspace(self._fetcher)
+
+    def _flush(self, workspace: Workspace) -> None:
+        operations = workspace.pending.operations(self._names)
+        if not operations:
+            return
+        # Until the bulk is through, the lease may hold a journal that must be replayed: if
+        # anything fails from here on, the lease is kept rather than released.
+        self._broken = True
+        self._lease.journal(operations)
+        self._send(operations)
+        self._broken = False
+
+    def _send(self, operations: Sequence[Operation]) -> None:
+        """Cluster documents first (no refresh: they are read by real-time GET, and the
+        listing refreshes before it searches), then postings, refreshed before this returns
+        so the next candidate search sees them: one refresh per write instead of two."""
+        postings = self._names.postings
+        ops = [(op, next(iter(op[0].values()))["_index"] == postings) for op in operations]
+        self._client.bulk([op for op, is_posting in ops if not is_posting], "false")
+        self._client.bulk([op for op, is_posting in ops if is_posting], self._refresh)
+
+    def _replay(self, operations: Sequence[Operation]) -> None:
+        self._send(operations)
+
+    # -- writes ---------------------------------------------------------------------------
+
+    def apply(self, changes: WriteSet) -> None:
+        """Fold the changes into the workspace; outside a batch, journal and send them as
+        one bulk, searchable when this returns."""
+        for posting, _ in changes.upserts:
+            if len(posting.sketch) != self._params.num_perm:
+                raise ValueError(
+                    f"posting {posting.id}: sketch has {len(posting.sketch)} values, the index "
+                    f"expects num_perm={self._params.num_perm}"
+                )
+        with self.writer():
+            workspace = self._workspace
+            if workspace is None:
+                workspace = Workspace(self._fetcher)
+                plan_apply(workspace, changes)
+                self._flush(workspace)
+                return
+            try:
+                plan_apply(workspace, changes)
+            except BaseException:
+                self._poisoned = True  # the workspace may hold part of this apply
+                raise
+            self._lease.renew_if_due()
+            if len(workspace.pending.postings) >= MAX_BATCH_POSTINGS:
+                self._sync()
+
+    def expire(self, before: datetime, chunk: int = 500) -> int:
+        """Retention: delete every posting posted before `before` (a datetime), chunk by
+        chunk, each chunk one writer cycle; returns how many were deleted."""
+        deleted = 0
+        while True:
+            hits = self._client.search(
+                self._names.postings, ids_before_query(to_micros(before), chunk)
+            )
+            ids = [hit["_source"]["posting_id"] for hit in hits]
+            if not ids:
+                return deleted
+            self.apply(WriteSet(deletions=ids))
+            deleted += len(ids)
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def get_posting(self, posting_id: str) -> StoredPosting | None:
+        """The posting with this id (real-time GET; the open batch's writes included)."""
+        self._check_open()
+        source = self._reader().posting(posting_id)
+        return None if source is None else posting_from_source(source)
+
+    def find_candidates(self, query: CandidateQuery) -> list[StoredPosting]:
+        """Band-key or block-key hits in the window, most shared keys first (one search;
+        inside a batch, merged with the batch's pending postings, which the search skips)."""
+        self._check_open()
+        keys = set(query.band_keys)
+        block = query.block_key if query.block_key not in ("", "|") else None
+        if query.limit <= 0 or not (keys or block):
+            return []
+        workspace = self._reader()
+        since = None if query.since is None else to_micros(query.since)
+        until = None if query.until is None else to_micros(query.until)
+        skipped = list(workspace.pending.postings)
+        if query.exclude_id is not None:
+            skipped.append(query.exclude_id)
+        body = candidate_query(
+            sorted(keys), block, since, until, skipped, query.limit, query.with_documents
+        )
+        found: list[tuple[int, Source]] = []
+        for hit in self._client.search(self._names.postings, body):
+            source = hit["_source"]
+            moved = workspace.pending.repoints.get(source["posting_id"])
+            found.append(
+                (int(hit["sort"][0]), {**source, "cluster_id": moved or source["cluster_id"]})
+            )
+        for shared, source in overlay_matches(
+            workspace, keys, block, since, until, query.exclude_id
+        ):
+            found.append((shared, source if query.with_documents else without_documents(source)))
+        found.sort(key=lambda item: (-item[0], item[1]["posted_at"], item[1]["posting_id"]))
+        return [posting_from_source(source) for _, source in found[: query.limit]]
+
+    def resolve_cluster(self, cluster_id: str) -> str | None:
+        """The live cluster for an id or alias; None if unknown or emptied."""
+        self._check_open()
+        return self._resolve(self._reader(), cluster_id)
+
+    @staticmethod
+    def _resolve(workspace: Workspace, cluster_id: str) -> str | None:
+        workspace.prefetch(clusters=[cluster_id], aliases=[cluster_id])
+        doc = workspace.cluster(cluster_id)
+        if doc is not None and doc["live"]:
+            return cluster_id
+        target = workspace.alias_target(cluster_id)
+        if target is not None and (live := workspace.cluster(target)) and live["live"]:
+            return target
+        return None
+
+    def cluster_ids_in_use(self, cluster_id: str) -> bool:
+        """True for a live cluster, a tombstone (emptied but aliased) or an alias."""
+        self._check_open()
+        workspace = self._reader()
+        workspace.prefetch(clusters=[cluster_id], aliases=[cluster_id])
+        return workspace.cluster(cluster_id) is not None or (
+            workspace.alias_target(cluster_id) is not None
+        )
+
+    def get_cluster(self, cluster_id: str) -> ClusterInfo | None:
+        """The live cluster behind an id or alias, from its one document (a consistent
+        snapshot: members, size and aliases were written together)."""
+        self._check_open()
+        workspace = self._reader()
+        live = self._resolve(workspace, cluster_id)
+        doc = None if live is None else workspace.cluster(live)
+        return None if doc is None else cluster_info(doc)
+
+    def cluster_canonicals(self, cluster_ids: Sequence[str]) -> dict[str, str]:
+        """Canonical posting id of each live cluster id given (one multi-get)."""
+        self._check_open()
+        workspace = self._reader()
+        workspace.prefetch(clusters=cluster_ids)
+        docs = ((cid, workspace.cluster(cid)) for cid in dict.fromkeys(cluster_ids))
+        return {cid: doc["canonical_id"] for cid, doc in docs if doc and doc["live"]}
+
+    def list_clusters(self, filters: ClusterFilter, after: str | None, limit: int) -> ClusterPage:
+        """One keyset page of live clusters ordered by id (limit+1 fetched to know if more)."""
+        self._check_open()
+        self._sync()
+        limit = max(limit, 0)
+        self._client.refresh(self._names.clusters)  # see _send; cheap when nothing changed
+        body = cluster_listing_query(filters, after, limit + 1)
+        hits = self._client.search(self._names.clusters, body)
+        page = [cluster_summary(hit["_source"]) for hit in hits[:limit]]
+        more = len(hits) > limit and bool(page)
+        return ClusterPage(clusters=page, next_after=page[-1].id if more else None)
+
+    def iter_assignments(self) -> Iterator[Assignment]:
+        """Every posting by id, in pages continued with search_after (nothing held open
+        between pages), with canonicals from one multi-get of cluster documents per page."""
+        self._check_open()
+        self._sync()
+        after: str | None = None
+        while True:
+            hits = self._client.search(self._names.postings, assignments_page_query(after, PAGE))
+            rows = [(h["_source"]["posting_id"], h["_source"]["cluster_id"]) for h in hits]
+            canonicals = self.cluster_canonicals([cluster for _, cluster in rows])
+            for pid, cluster in rows:
+                canonical = canonicals.get(cluster)
+                yield Assignment(pid, cluster, None if canonical in (None, pid) else canonical)
+            if len(rows) < PAGE:
+                return
+            after = rows[-1][0]
+
+    def stats(self) -> IndexStats:
+        """Posting and live cluster counts, and the indices' size on disk."""
+        self._check_open()
+        self._sync()
+        self._client.refresh(self._names.clusters)
+        return IndexStats(
+            postings=self._client.count(self._names.postings),
+            clusters=self._client.count(self._names.clusters, live_clusters_count()),
+            bytes=self._client.store_bytes(self._names.postings, self._names.clusters),
+        )
+
+    # -- analyst feedback -----------------------------------------------------------------
+
+    def add_feedback(self, feedback: Feedback) -> None:
+        """Store the label under the pair's sorted ids (one document: atomic on its own, so
+        it needs neither the lease nor the journal), searchable when this returns."""
+        self._check_open()
+        source = feedback_source(feedback)
+        key = state_id("feedback", f"{source['a_id']}\n{source['b_id']}")
+        action = {"index": {"_index": self._names.clusters, "_id": key}}
+        self._client.bulk([(action, source)], self._refresh)
+
+    def iter_feedback(self) -> Iterator[Feedback]:
+        """Every stored label, oldest first, in search_after pages."""
+        self._check_open()
+        after: list[Any] | None = None
+        while True:
+            hits = self._client.search(self._names.clusters, feedback_page_query(after, PAGE))
+            for hit in hits:
+                yield feedback_from_source(hit["_source"])
+            if len(hits) < PAGE:
+                return
+            after = hits[-1]["sort"]

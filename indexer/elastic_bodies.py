@@ -1,0 +1,308 @@
+"""Request bodies of the search-engine store: index templates, mappings and queries.
+
+Pure functions returning plain dicts, shared by the Elasticsearch and the OpenSearch client so
+both engines receive byte-for-byte the same requests. Every body sticks to the API common to
+Elasticsearch 8/9 and OpenSearch 2.x (the Elasticsearch 7.10 dialect): no `terms_set` with a
+literal `minimum_should_match`, no runtime fields, no point-in-time.
+
+Layout: two indices per store, each behind an alias (`{prefix}-postings`, `{prefix}-clusters`)
+that points at a concrete index created from an index template (`…-000001`), so a later
+re-index can swap the alias without touching the service.
+- postings: one document per posting, `_id` derived from the posting id (idempotent
+  re-posts). Indexed: band keys, block key, company key, source, cluster id and posted_at;
+  the sketch, shingle count, title, document and decision are stored in `_source` only.
+- clusters: one document per live cluster (members, aliases and statistics, so that every
+  cluster read is a real-time GET by id), one per alias, plus the `meta` document (schema
+  version and sketch parameters) and the writer `lease` document.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from indexer.store import ClusterFilter
+
+MAX_ID_BYTES = 512  # Elasticsearch and OpenSearch refuse longer `_id`s
+MAX_SCORED_KEYS = 512  # one bool clause per key; the default max_clause_count is 1,024
+MAX_TERMS = 65_536  # index.max_terms_count: the longest `terms` list a query may carry
+TEMPLATE_PRIORITY = 500  # above the built-in templates (100) whose patterns could overlap
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+MICRO = timedelta(microseconds=1)
+_PREFIX = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,200}$")
+
+_OFF = {"index": False, "doc_values": False}
+_KEY = {"type": "keyword", "doc_values": False}  # filtered on, never sorted or aggregated
+_STORED = {"type": "object", "enabled": False}  # kept verbatim in _source, not parsed
+
+
+@dataclass(frozen=True)
+class IndexNames:
+    """Aliases, first concrete indices and template names of one store."""
+
+    prefix: str
+
+    @property
+    def postings(self) -> str:
+        return f"{self.prefix}-postings"
+
+    @property
+    def clusters(self) -> str:
+        return f"{self.prefix}-clusters"
+
+    def first_index(self, alias: str) -> str:
+        """The concrete index created behind `alias` (later re-indexes take -000002...)."""
+        return f"{alias}-000001"
+
+    @property
+    def pattern(self) -> str:
+        """Every index, alias and template of this store (for tear-down in tests)."""
+        return f"{self.prefix}-*"
+
+
+def index_names(prefix: str) -> IndexNames:
+    """Validate an index prefix (lowercase; engines refuse upper case and most symbols)."""
+    if not _PREFIX.match(prefix):
+        raise ValueError(
+            f"index prefix {prefix!r} must be lowercase letters, digits, '-', '_' or '.', "
+            "starting with a letter or digit"
+        )
+    return IndexNames(prefix)
+
+
+def doc_id(key: str) -> str:
+    """`_id` for a logical key: the key itself, or a SHA-256 digest when it is longer than
+    the engines allow or starts with "~" (so a raw key can never equal a digest id)."""
+    if key and not key.startswith("~") and len(key.encode("utf-8")) <= MAX_ID_BYTES:
+        return key
+    return "~sha256~" + hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def state_id(kind: str, key: str = "") -> str:
+    """`_id` of a clusters-index document: kinds share the index, so the id is namespaced."""
+    return doc_id(f"{kind}:{key}")
+
+
+def _settings() -> dict[str, Any]:
+    # auto_expand_replicas: no replica on a single node (green, not yellow), one replica as
+    # soon as the cluster has a second node. One shard: a candidate query then touches one
+    # Lucene index; millions of postings fit well within a shard.
+    return {"number_of_shards": 1, "auto_expand_replicas": "0-1", "refresh_interval": "1s"}
+
+
+def postings_mappings() -> dict[str, Any]:
+    """Postings: dynamic mapping off (strict: an unmapped field is a bug, refused loudly).
+
+    `posted_at` is a `long` of UTC epoch microseconds: `date` keeps milliseconds only, which
+    breaks the inclusive microsecond window, and `date_nanos` cannot hold dates before 1970.
+    """
+    return {
+        "dynamic": "strict",
+        "_meta": {"schema": "jobdedup-postings"},
+        "properties": {
+            "posting_id": {"type": "keyword"},  # doc values: iter_assignments sorts on it
+            "posted_at": {"type": "long"},  # doc values: candidates sort on it
+            "band_keys": {"type": "long", "doc_values": False},
+            "block_key": _KEY,
+            "company_key": _KEY,
+            "source": _KEY,
+            "cluster_id": _KEY,
+            "content_hash": {"type": "keyword", **_OFF},
+            "title": {"type": "keyword", **_OFF},
+            "company": {"type": "keyword", **_OFF},
+            "sketch": {"type": "binary"},  # base64 little-endian int64; never indexed
+            "shingle_count": {"type": "integer", **_OFF},
+            "document": _STORED,
+            "decision": _STORED,
+        },
+    }
+
+
+def clusters_mappings() -> dict[str, Any]:
+    """Clusters, aliases, analyst feedback, meta and lease documents, told apart by `kind`."""
+    return {
+        "dynamic": "strict",
+        "_meta": {"schema": "jobdedup-clusters"},
+        "properties": {
+            "kind": _KEY,
+            "cluster_id": {"type": "keyword"},  # doc values: the listing sorts on it
+            "live": {"type": "boolean"},
+            "size": {"type": "integer"},
+            "first_seen": {"type": "long"},
+            "last_seen": {"type": "long"},
+            "canonical_id": {"type": "keyword", **_OFF},
+            "company_keys": _KEY,
+            "sources": _KEY,
+            "members": _STORED,
+            "aliases": _STORED,
+            "merges": _STORED,
+            "alias": {"type": "keyword", **_OFF},
+            "schema_version": {"type": "integer", **_OFF},
+            "params": _STORED,
+            "a_id": {"type": "keyword"},  # feedback: sorted on, with `at` and `b_id`
+            "b_id": {"type": "keyword"},
+            "label": {"type": "keyword", **_OFF},
+            "at": {"type": "long"},
+            "a_document": _STORED,
+            "b_document": _STORED,
+            "owner": {"type": "keyword", **_OFF},
+            "expires_us": {"type": "long", **_OFF},
+            "pending": _STORED,
+        },
+    }
+
+
+def index_template(pattern: str, mappings: dict[str, Any]) -> dict[str, Any]:
+    """A composable index template (`PUT _index_template/…`), same body on both engines."""
+    return {
+        "index_patterns": [pattern],
+        "priority": TEMPLATE_PRIORITY,
+        "template": {"settings": _settings(), "mappings": mappings},
+        "_meta": {"managed_by": "jobdedup"},
+    }
+
+
+def create_index_body(alias: str) -> dict[str, Any]:
+    """The first concrete index behind `alias`; settings and mappings come from the template."""
+    return {"aliases": {alias: {"is_write_index": True}}}
+
+
+def candidate_query(
+    band_keys: Sequence[int],
+    block_key: str | None,
+    since_us: int | None,
+    until_us: int | None,
+    exclude_ids: Sequence[str],
+    limit: int,
+    with_documents: bool,
+) -> dict[str, Any]:
+    """Postings sharing a band key or the block key inside the window, best first.
+
+    Everything runs in filter context: each band key is a `constant_score` filter worth 1, so
+    the score is exactly the number of shared keys (the block-key filter is worth 0 and only
+    makes a posting eligible). The window and the exclusions are plain filters. Ties go to the
+    earlier posting, then the smaller id, as in the embedded index.
+    """
+    keys = sorted(set(band_keys))
+    if len(keys) > MAX_SCORED_KEYS:
+        raise ValueError(f"{len(keys)} band keys in one query; at most {MAX_SCORED_KEYS}")
+    if len(exclude_ids) > MAX_TERMS:
+        raise ValueError(f"{len(exclude_ids)} excluded ids in one query; at most {MAX_TERMS}")
+    should: list[dict[str, Any]] = [
+        {"constant_score": {"filter": {"term": {"band_keys": key}}, "boost": 1.0}} for key in keys
+    ]
+    if block_key:
+        should.append(
+            {"constant_score": {"filter": {"term": {"block_key": block_key}}, "boost": 0}}
+        )
+    window: dict[str, int] = {}
+    if since_us is not None:
+        window["gte"] = since_us
+    if until_us is not None:
+        window["lte"] = until_us
+    query: dict[str, Any] = {"should": should, "minimum_should_match": 1}
+    if window:
+        query["filter"] = [{"range": {"posted_at": window}}]
+    if exclude_ids:
+        query["must_not"] = [{"terms": {"posting_id": list(exclude_ids)}}]
+    excluded = ["band_keys"] if with_documents else ["band_keys", "document", "decision"]
+    return {
+        "query": {"bool": query},
+        "sort": [{"_score": "desc"}, {"posted_at": "asc"}, {"posting_id": "asc"}],
+        "size": limit,
+        "track_total_hits": False,
+        "_source": {"excludes": excluded},
+    }
+
+
+def cluster_listing_query(filters: ClusterFilter, after: str | None, size: int) -> dict[str, Any]:
+    """Live clusters matching the listing filters, ordered by id, keyset-paged after `after`.
+
+    `since`/`until` keep clusters whose [first_seen, last_seen] span meets the window, and the
+    company and source filters keep clusters with at least one member having that value,
+    exactly as the embedded index does.
+    """
+    clauses: list[dict[str, Any]] = [
+        {"term": {"kind": "cluster"}},
+        {"term": {"live": True}},
+        {"range": {"size": {"gte": filters.min_size}}},
+    ]
+    if after is not None:
+        clauses.append({"range": {"cluster_id": {"gt": after}}})
+    if filters.since is not None:
+        clauses.append({"range": {"last_seen": {"gte": to_micros(filters.since)}}})
+    if filters.until is not None:
+        clauses.append({"range": {"first_seen": {"lte": to_micros(filters.until)}}})
+    if filters.company_key is not None:
+        clauses.append({"term": {"company_keys": filters.company_key}})
+    if filters.source is not None:
+        clauses.append({"term": {"sources": filters.source}})
+    return {
+        "query": {"bool": {"filter": clauses}},
+        "sort": [{"cluster_id": "asc"}],
+        "size": size,
+        "track_total_hits": False,
+        "_source": {"excludes": ["members", "aliases", "merges"]},
+    }
+
+
+def assignments_page_query(after: str | None, size: int) -> dict[str, Any]:
+    """One page of (posting id, cluster id) in posting-id order, continued with search_after
+    (no scroll context and no point-in-time, so nothing is left open between pages)."""
+    body: dict[str, Any] = {
+        "query": {"match_all": {}},
+        "sort": [{"posting_id": "asc"}],
+        "size": size,
+        "track_total_hits": False,
+        "_source": {"includes": ["posting_id", "cluster_id"]},
+    }
+    if after is not None:
+        body["search_after"] = [after]
+    return body
+
+
+def feedback_page_query(after: list[Any] | None, size: int) -> dict[str, Any]:
+    """One page of feedback documents, oldest first, continued with search_after."""
+    body: dict[str, Any] = {
+        "query": {"bool": {"filter": [{"term": {"kind": "feedback"}}]}},
+        "sort": [{"at": "asc"}, {"a_id": "asc"}, {"b_id": "asc"}],
+        "size": size,
+        "track_total_hits": False,
+    }
+    if after is not None:
+        body["search_after"] = after
+    return body
+
+
+def ids_before_query(before_us: int, size: int) -> dict[str, Any]:
+    """Ids of postings posted strictly before `before_us` (retention), oldest first."""
+    return {
+        "query": {"bool": {"filter": [{"range": {"posted_at": {"lt": before_us}}}]}},
+        "sort": [{"posted_at": "asc"}, {"posting_id": "asc"}],
+        "size": size,
+        "track_total_hits": False,
+        "_source": {"includes": ["posting_id"]},
+    }
+
+
+def live_clusters_count() -> dict[str, Any]:
+    """Body of `_count` over live clusters."""
+    return {
+        "query": {"bool": {"filter": [{"term": {"kind": "cluster"}}, {"term": {"live": True}}]}}
+    }
+
+
+def to_micros(moment: datetime) -> int:
+    """UTC epoch microseconds of a datetime (naive = UTC): integers compare exactly."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return (moment - EPOCH) // MICRO
+
+
+def from_micros(micros: int) -> datetime:
+    """Inverse of `to_micros`: a tz-aware UTC datetime."""
+    return EPOCH + timedelta(microseconds=micros)

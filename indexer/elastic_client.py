@@ -1,0 +1,272 @@
+"""The thin layer between the search-engine store and an engine's official Python client.
+
+`Transport` is the only part that differs between engines: one REST call through the
+official client (`elasticsearch` for Elasticsearch 8/9, `opensearch-py` for OpenSearch 2.x),
+with the client's own errors translated at this boundary. `EngineClient` builds every
+operation the store needs on top of it, once, so both engines get identical requests; it
+retries 429s (the engine shedding load) with exponential backoff, for whole requests and
+for the items of a bulk, and raises only `StoreUnavailable` or `StoreError`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+from urllib.parse import quote
+
+from indexer.store import StoreError, StoreUnavailable
+
+logger = logging.getLogger(__name__)
+
+RETRIES_ON_429 = 6  # waits of 0.05, 0.1, ... 1.6 s: about 3 s in all before giving up
+BACKOFF_S = 0.05
+BULK_BYTES = 8 * 1024 * 1024  # per bulk request: far below http.max_content_length (100 MB)
+TRANSIENT = frozenset({429, 502, 503, 504})
+
+Operation = tuple[dict[str, Any], dict[str, Any] | None]
+"""One bulk operation: the action line ({"index": {"_index", "_id"}}) and its source, if any."""
+
+
+class EngineError(Exception):
+    """An HTTP error answered by the engine (status and parsed body), before translation."""
+
+    def __init__(self, status: int, body: Any) -> None:
+        super().__init__(f"HTTP {status}: {str(body)[:500]}")
+        self.status = status
+        self.body = body
+
+    @property
+    def reason(self) -> str:
+        """The engine's error type (e.g. "resource_already_exists_exception"), or ""."""
+        error = self.body.get("error") if isinstance(self.body, dict) else None
+        return str(error.get("type", "")) if isinstance(error, dict) else ""
+
+
+class Transport(Protocol):
+    """One REST call through an engine's client; raises `EngineError` for HTTP errors and
+    `StoreUnavailable` when the engine cannot be reached or does not answer in time."""
+
+    engine: str
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        params: Mapping[str, str] | None = None,
+        body: Any = None,
+        ndjson: bool = False,
+    ) -> Any: ...
+
+    def close(self) -> None: ...
+
+
+def part(value: str) -> str:
+    """One percent-encoded path segment (ids may hold '/', '?', spaces or any character)."""
+    return quote(value, safe="")
+
+
+def ndjson_lines(lines: Sequence[Any]) -> list[bytes]:
+    """Each bulk line serialised once (so request sizes are known before sending)."""
+    return [json.dumps(line, ensure_ascii=False, separators=(",", ":")).encode() for line in lines]
+
+
+class EngineClient:
+    """Every engine operation the store uses, over one `Transport`."""
+
+    def __init__(self, transport: Transport) -> None:
+        self.transport = transport
+        self.engine = transport.engine
+
+    def call(
+        self,
+        method: str,
+        path: str,
+        params: Mapping[str, str] | None = None,
+        body: Any = None,
+        *,
+        ndjson: bool = False,
+        what: str,
+    ) -> Any:
+        """One request; a 429 is retried with exponential backoff and jitter."""
+        for attempt in range(RETRIES_ON_429 + 1):
+            try:
+                return self.transport.request(method, path, params, body, ndjson)
+            except EngineError as exc:
+                if exc.status == 429 and attempt < RETRIES_ON_429:
+                    time.sleep(BACKOFF_S * 2**attempt * (1 + random.random() / 2))
+                    continue
+                raise self.translate(exc, what) from exc
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def translate(self, exc: EngineError, what: str) -> StoreError:
+        """Transient statuses (overload, gateway) are `StoreUnavailable`; the rest is a bug
+        or a misconfiguration and becomes `StoreError`."""
+        message = f"{self.engine}: {what} failed: {exc}"
+        if exc.status in TRANSIENT:
+            return StoreUnavailable(message)
+        return StoreError(message)
+
+    # -- single requests ------------------------------------------------------------------
+
+    def info(self) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("GET", "/", what="ping")
+        return result
+
+    def exists(self, name: str) -> bool:
+        """True if an alias with this name exists (asked so that absence is an empty answer,
+        not an error response that clients log as a failure)."""
+        found = self.call(
+            "GET", f"/_cat/aliases/{part(name)}", {"format": "json"}, what=f"check alias {name}"
+        )
+        return any(row.get("alias") == name for row in found)
+
+    def put_template(self, name: str, body: dict[str, Any]) -> None:
+        self.call("PUT", f"/_index_template/{part(name)}", body=body, what=f"put template {name}")
+
+    def create_index(self, name: str, body: dict[str, Any]) -> None:
+        """Create an index; one already there (another instance won the race) is fine."""
+        try:
+            self.transport.request("PUT", f"/{part(name)}", None, body)
+        except EngineError as exc:
+            if exc.reason != "resource_already_exists_exception":
+                raise self.translate(exc, f"create index {name}") from exc
+
+    def get(self, index: str, doc_id: str) -> dict[str, Any] | None:
+        """A document by id in real time (no refresh needed): the hit with `_source`,
+        `_seq_no` and `_primary_term`, or None if there is no such document."""
+        docs = self._mget_docs(index, {"ids": [doc_id]}, f"get {index}/{doc_id}")
+        return docs[0] if docs[0].get("found") else None
+
+    def mget(self, refs: Sequence[tuple[str, str]]) -> list[Any]:
+        """Sources of the documents found among (index, id) pairs, in real time, in one
+        request whatever the indices, in request order."""
+        if not refs:
+            return []
+        docs = [{"_index": index, "_id": key} for index, key in refs]
+        found = self._mget_docs("", {"docs": docs}, "mget")
+        return [doc["_source"] for doc in found if doc.get("found")]
+
+    def _mget_docs(self, index: str, body: dict[str, Any], what: str) -> list[dict[str, Any]]:
+        # A missing document is `found: false` in a 200 answer (a single GET would be a 404
+        # that clients log as a failed request); a missing index is an error per document.
+        path = f"/{part(index)}/_mget" if index else "/_mget"
+        result = self.call("POST", path, body=body, what=what)
+        docs: list[dict[str, Any]] = result["docs"]
+        for doc in docs:
+            if "error" in doc:
+                raise StoreError(f"{self.engine}: {what} failed: {doc['error']}")
+        return docs
+
+    def search(self, index: str, body: dict[str, Any]) -> list[dict[str, Any]]:
+        """The hits of a search (each with `_source` and `sort`)."""
+        result = self.call("POST", f"/{part(index)}/_search", body=body, what=f"search {index}")
+        hits: list[dict[str, Any]] = result["hits"]["hits"]
+        return hits
+
+    def count(self, index: str, body: dict[str, Any] | None = None) -> int:
+        result = self.call("POST", f"/{part(index)}/_count", body=body, what=f"count {index}")
+        return int(result["count"])
+
+    def refresh(self, *indices: str) -> None:
+        path = f"/{','.join(part(i) for i in indices)}/_refresh"
+        self.call("POST", path, what="refresh")
+
+    def store_bytes(self, *indices: str) -> int:
+        """On-disk size of the indices (all copies)."""
+        path = f"/{','.join(part(i) for i in indices)}/_stats/store"
+        result = self.call("GET", path, what="index stats")
+        return int(result["_all"]["total"]["store"]["size_in_bytes"])
+
+    # -- versioned single-document writes (the writer lease) -------------------------------
+
+    def create(self, index: str, doc_id: str, source: dict[str, Any]) -> tuple[int, int] | None:
+        """Create a document only if absent: (seq_no, primary_term), or None if it exists."""
+        return self._versioned("PUT", f"/{part(index)}/_create/{part(doc_id)}", None, source)
+
+    def put_if(
+        self, index: str, doc_id: str, source: dict[str, Any], version: tuple[int, int]
+    ) -> tuple[int, int] | None:
+        """Replace a document only if it is still at `version` (optimistic concurrency)."""
+        params = {"if_seq_no": str(version[0]), "if_primary_term": str(version[1])}
+        return self._versioned("PUT", f"/{part(index)}/_doc/{part(doc_id)}", params, source)
+
+    def delete_if(self, index: str, doc_id: str, version: tuple[int, int]) -> bool:
+        """Delete a document only if it is still at `version`; False if it changed or left."""
+        params = {"if_seq_no": str(version[0]), "if_primary_term": str(version[1])}
+        try:
+            self.transport.request("DELETE", f"/{part(index)}/_doc/{part(doc_id)}", params)
+        except EngineError as exc:
+            if exc.status in (404, 409):
+                return False
+            raise self.translate(exc, f"delete {index}/{doc_id}") from exc
+        return True
+
+    def _versioned(
+        self, method: str, path: str, params: dict[str, str] | None, source: dict[str, Any]
+    ) -> tuple[int, int] | None:
+        try:
+            result = self.transport.request(method, path, params, source)
+        except EngineError as exc:
+            if exc.status == 409:
+                return None
+            raise self.translate(exc, f"{method} {path}") from exc
+        return int(result["_seq_no"]), int(result["_primary_term"])
+
+    # -- bulk -----------------------------------------------------------------------------
+
+    def bulk(self, operations: Sequence[Operation], refresh: str) -> None:
+        """Send (action, source) operations in requests of at most `BULK_BYTES`, retrying
+        items the engine refused with 429; every request asks for `refresh` so the writes
+        are searchable when this returns. A delete or partial update of a missing document
+        is not an error (the state it asks for already holds)."""
+        if not operations:
+            return
+        encoded = [
+            ndjson_lines([action] if source is None else [action, source])
+            for action, source in operations
+        ]
+        for chunk in _chunks(encoded, BULK_BYTES):
+            self._bulk_chunk(chunk, refresh)
+
+    def _bulk_chunk(self, operations: list[list[bytes]], refresh: str) -> None:
+        for attempt in range(RETRIES_ON_429 + 1):
+            body = b"".join(line + b"\n" for op in operations for line in op)
+            result = self.call(
+                "POST", "/_bulk", {"refresh": refresh}, body, ndjson=True, what="bulk write"
+            )
+            if not result.get("errors"):
+                return
+            retry: list[list[bytes]] = []
+            for op, item in zip(operations, result["items"], strict=True):
+                action, outcome = next(iter(item.items()))
+                status = int(outcome.get("status", 500))
+                if status < 300 or (status == 404 and action in ("delete", "update")):
+                    continue
+                if status == 429:
+                    retry.append(op)
+                    continue
+                message = f"{self.engine}: bulk {action} {outcome.get('_id')} failed: {outcome}"
+                raise StoreUnavailable(message) if status in TRANSIENT else StoreError(message)
+            if not retry:
+                return
+            operations = retry
+            logger.warning("bulk: %d operations refused with 429, retrying", len(retry))
+            time.sleep(BACKOFF_S * 2**attempt * (1 + random.random() / 2))
+        raise StoreUnavailable(f"{self.engine}: bulk write still refused (429) after retries")
+
+
+def _chunks(operations: list[list[bytes]], limit: int) -> list[list[list[bytes]]]:
+    chunks: list[list[list[bytes]]] = [[]]
+    size = 0
+    for op in operations:
+        op_size = sum(len(line) + 1 for line in op)
+        if chunks[-1] and size + op_size > limit:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(op)
+        size += op_size
+    return [chunk for chunk in chunks if chunk]

@@ -1,0 +1,272 @@
+"""Turning a `WriteSet` into document writes, over pending writes the engine has not seen yet.
+
+`Workspace` is the unit of work of the search-engine store: reads go to the pending writes
+first, then to a cache of documents read from the engine (by real-time GET, so never stale),
+then to the engine. `plan_apply` folds one `WriteSet` into the pending writes; the store then
+sends them as one bulk (or, inside `batch()`, keeps folding and sends them when the batch
+exits). Everything here is pure apart from the `Fetcher` the store passes in, and the cache
+is only valid while the caller holds the writer lease (nobody else writes meanwhile).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from indexer.elastic_bodies import IndexNames, doc_id, state_id
+from indexer.elastic_client import Operation
+from indexer.elastic_docs import (
+    Source,
+    alias_source,
+    member_of,
+    merge_entry,
+    new_cluster,
+    posting_source,
+    shared_keys,
+    summarise_cluster,
+)
+from indexer.store import WriteSet
+
+
+class Fetcher(Protocol):
+    """Real-time reads by id from the engine, all kinds in one round trip: postings and
+    cluster documents by id, alias targets by alias (missing ids are left out)."""
+
+    def fetch(
+        self, postings: Sequence[str], clusters: Sequence[str], aliases: Sequence[str]
+    ) -> tuple[dict[str, Source], dict[str, Source], dict[str, str]]: ...
+
+
+@dataclass
+class Pending:
+    """Writes not yet sent: the last state of each document touched (None = delete).
+
+    `repoints` moves postings that are not otherwise rewritten to another cluster (a merge)
+    with a partial update, so a merge never has to read its members' full documents.
+    """
+
+    postings: dict[str, Source | None] = field(default_factory=dict)
+    repoints: dict[str, str] = field(default_factory=dict)
+    clusters: dict[str, Source | None] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.postings or self.repoints or self.clusters or self.aliases)
+
+    def operations(self, names: IndexNames) -> list[Operation]:
+        """Bulk operations. Every one is idempotent (whole documents, deletes, a partial
+        update that sets one field), so a bulk replayed after a failure half way gives the
+        same state as one that went through at once."""
+        ops: list[Operation] = []
+        for pid, source in self.postings.items():
+            meta = {"_index": names.postings, "_id": doc_id(pid)}
+            ops.append(({"delete": meta}, None) if source is None else ({"index": meta}, source))
+        for pid, cluster_id in self.repoints.items():
+            if pid not in self.postings:
+                meta = {"_index": names.postings, "_id": doc_id(pid)}
+                ops.append(({"update": meta}, {"doc": {"cluster_id": cluster_id}}))
+        for cid, source in self.clusters.items():
+            meta = {"_index": names.clusters, "_id": state_id("cluster", cid)}
+            ops.append(({"delete": meta}, None) if source is None else ({"index": meta}, source))
+        for alias, target in self.aliases.items():
+            meta = {"_index": names.clusters, "_id": state_id("alias", alias)}
+            ops.append(({"index": meta}, alias_source(alias, target)))
+        return ops
+
+
+class Workspace:
+    """Pending writes over the engine's state, with a read cache (see the module docstring)."""
+
+    def __init__(self, fetcher: Fetcher) -> None:
+        self.pending = Pending()
+        self._fetcher = fetcher
+        self._postings: dict[str, Source | None] = {}
+        self._clusters: dict[str, Source | None] = {}
+        self._aliases: dict[str, str | None] = {}
+
+    # -- reads (pending first, then cache, then the engine) --------------------------------
+
+    def prefetch(
+        self,
+        postings: Iterable[str] = (),
+        clusters: Iterable[str] = (),
+        aliases: Iterable[str] = (),
+    ) -> None:
+        """Load what a plan will read in one multi-get instead of one GET per id."""
+        want_postings = [p for p in dict.fromkeys(postings) if p not in self._postings]
+        want_clusters = [c for c in dict.fromkeys(clusters) if c not in self._clusters]
+        want_aliases = [a for a in dict.fromkeys(aliases) if a not in self._aliases]
+        if not (want_postings or want_clusters or want_aliases):
+            return
+        found = self._fetcher.fetch(want_postings, want_clusters, want_aliases)
+        self._postings.update({pid: found[0].get(pid) for pid in want_postings})
+        self._clusters.update({cid: found[1].get(cid) for cid in want_clusters})
+        self._aliases.update({alias: found[2].get(alias) for alias in want_aliases})
+
+    def posting(self, posting_id: str) -> Source | None:
+        """The posting's current document (with a pending move to another cluster applied)."""
+        if posting_id in self.pending.postings:
+            return self.pending.postings[posting_id]
+        self.prefetch(postings=[posting_id])
+        source = self._postings[posting_id]
+        moved = self.pending.repoints.get(posting_id)
+        if source is not None and moved is not None:
+            source = {**source, "cluster_id": moved}
+        return source
+
+    def cluster(self, cluster_id: str) -> Source | None:
+        """The cluster document (live or tombstone), or None."""
+        if cluster_id in self.pending.clusters:
+            return self.pending.clusters[cluster_id]
+        self.prefetch(clusters=[cluster_id])
+        return self._clusters[cluster_id]
+
+    def alias_target(self, alias: str) -> str | None:
+        """The cluster an alias points at, or None if the id is not an alias."""
+        if alias in self.pending.aliases:
+            return self.pending.aliases[alias]
+        self.prefetch(aliases=[alias])
+        return self._aliases[alias]
+
+    def unalias(self, cluster_id: str) -> str:
+        """Aliases are repointed at every merge, so one hop reaches the live id."""
+        return self.alias_target(cluster_id) or cluster_id
+
+    def pending_postings(self) -> list[Source]:
+        """Posting documents written in this workspace and not yet sent (for candidates)."""
+        return [source for source in self.pending.postings.values() if source is not None]
+
+    # -- writes ---------------------------------------------------------------------------
+
+    def _editable_cluster(self, cluster_id: str, create: bool) -> Source | None:
+        doc = self.cluster(cluster_id)
+        if doc is None and not create:
+            return None
+        doc = new_cluster(cluster_id) if doc is None else doc
+        if self.pending.clusters.get(cluster_id) is not doc:
+            doc = {**doc, "members": list(doc["members"]), "aliases": list(doc["aliases"])}
+            doc["merges"] = list(doc["merges"])
+            self.pending.clusters[cluster_id] = doc
+        return doc
+
+    def _leave_cluster(self, source: Source) -> str | None:
+        doc = self._editable_cluster(source["cluster_id"], create=False)
+        if doc is None:
+            return None
+        doc["members"] = [m for m in doc["members"] if m["id"] != source["posting_id"]]
+        return str(doc["cluster_id"])
+
+    def delete(self, posting_id: str) -> str | None:
+        """Take a posting out of the index and its cluster; returns that cluster's id."""
+        source = self.posting(posting_id)
+        if source is None:
+            return None
+        self.pending.postings[posting_id] = None
+        self.pending.repoints.pop(posting_id, None)
+        return self._leave_cluster(source)
+
+    def merge(self, absorbed: str, survivor: str, posting_id: str) -> str | None:
+        """Fold cluster `absorbed` into `survivor` (both resolved first, so an alias never
+        becomes a posting's cluster or another alias's target); returns the survivor."""
+        absorbed, survivor = self.unalias(absorbed), self.unalias(survivor)
+        if absorbed == survivor:
+            return None
+        gone = self.cluster(absorbed)
+        target = self._editable_cluster(survivor, create=True)
+        assert target is not None
+        moved_aliases = [*(gone["aliases"] if gone else []), absorbed]
+        for member in gone["members"] if gone else []:
+            self._repoint(member["id"], survivor)
+            target["members"].append(member)
+        target["aliases"] = [*target["aliases"], *moved_aliases]
+        target["merges"] = [*target["merges"], merge_entry(absorbed, posting_id)]
+        for alias in moved_aliases:
+            self.pending.aliases[alias] = survivor
+        self.pending.clusters[absorbed] = None
+        return survivor
+
+    def _repoint(self, posting_id: str, cluster_id: str) -> None:
+        if posting_id in self.pending.postings:
+            source = self.pending.postings[posting_id]
+            if source is not None:
+                self.pending.postings[posting_id] = {**source, "cluster_id": cluster_id}
+        else:
+            self.pending.repoints[posting_id] = cluster_id
+
+    def upsert(self, source: Source) -> tuple[str | None, str]:
+        """Write a posting document (replacing any with its id) into its cluster (unaliased);
+        returns (the cluster it left, the cluster it joined)."""
+        left = self.delete(source["posting_id"])
+        cluster_id = self.unalias(source["cluster_id"])
+        source = {**source, "cluster_id": cluster_id}
+        doc = self._editable_cluster(cluster_id, create=True)
+        assert doc is not None
+        doc["members"].append(member_of(source))
+        self.pending.postings[source["posting_id"]] = source
+        return left, cluster_id
+
+    def finish(self, cluster_ids: Iterable[str]) -> None:
+        """Recompute the statistics of touched clusters; an emptied cluster is deleted, or
+        kept as a tombstone while aliases point at it (its id stays taken)."""
+        for cluster_id in cluster_ids:
+            doc = self.pending.clusters.get(cluster_id)
+            if doc is None:
+                continue
+            summarise_cluster(doc)
+            if not doc["live"] and not doc["aliases"]:
+                self.pending.clusters[cluster_id] = None
+
+
+def plan_apply(workspace: Workspace, changes: WriteSet) -> None:
+    """Fold a WriteSet into the workspace: deletions, then merges, then upserts, then the
+    statistics of every touched cluster (the order the port prescribes)."""
+    upserts = [posting_source(p, keys, p.cluster_id) for p, keys in changes.upserts]
+    ids = [*changes.deletions, *(s["posting_id"] for s in upserts)]
+    named = [c for m in changes.merges for c in (m.absorbed, m.survivor)]
+    named += [s["cluster_id"] for s in upserts]
+    workspace.prefetch(postings=ids, aliases=named, clusters=named)
+    workspace.prefetch(
+        clusters=[
+            *(workspace.unalias(c) for c in named),
+            *(s["cluster_id"] for p in ids if (s := workspace.posting(p)) is not None),
+        ]
+    )
+    touched: set[str] = set()
+    for posting_id in changes.deletions:
+        if (left := workspace.delete(posting_id)) is not None:
+            touched.add(left)
+    for merge in changes.merges:
+        if survivor := workspace.merge(merge.absorbed, merge.survivor, merge.posting_id):
+            touched.add(survivor)
+    for source in upserts:
+        left, joined = workspace.upsert(source)
+        touched.update(c for c in (left, joined) if c is not None)
+    workspace.finish(sorted(touched))
+
+
+def overlay_matches(
+    workspace: Workspace,
+    keys: set[int],
+    block_key: str | None,
+    since_us: int | None,
+    until_us: int | None,
+    exclude_id: str | None,
+) -> list[tuple[int, Source]]:
+    """Pending postings that a candidate query would find, with their shared-key counts."""
+    found: list[tuple[int, Source]] = []
+    for source in workspace.pending_postings():
+        when = source["posted_at"]
+        if source["posting_id"] == exclude_id:
+            continue
+        if (since_us is not None and when < since_us) or (until_us is not None and when > until_us):
+            continue
+        shared = shared_keys(source, keys)
+        if shared or (block_key and source["block_key"] == block_key):
+            found.append((shared, source))
+    return found
+
+
+def without_documents(source: Source) -> dict[str, Any]:
+    """A light copy for candidate lists (as the engine returns them without documents)."""
+    return {k: v for k, v in source.items() if k not in ("document", "decision", "band_keys")}

@@ -1,0 +1,96 @@
+"""Opening a search-engine index: templates, aliases, the meta check, and real-time reads by id.
+
+Kept apart from `indexer.elastic` (the adapter's behaviour) so each module holds one job.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from indexer.elastic_bodies import (
+    IndexNames,
+    clusters_mappings,
+    create_index_body,
+    doc_id,
+    index_template,
+    postings_mappings,
+    state_id,
+)
+from indexer.elastic_client import EngineClient
+from indexer.elastic_docs import Source
+from indexer.minhash import SketchParams
+from indexer.store import SCHEMA_VERSION, IncompatibleIndex, StoreUnavailable
+
+logger = logging.getLogger(__name__)
+
+META_ID = state_id("meta")
+
+
+def open_indices(
+    client: EngineClient, names: IndexNames, params: SketchParams, create: bool
+) -> None:
+    """Create templates, indices and the meta document if absent (safe when several
+    instances start at once), then check the stored schema version and parameters.
+    Without `create`, a missing index is an error (readers such as `export`)."""
+    if not create and not client.exists(names.clusters):
+        raise StoreUnavailable(f"no index {names.prefix} on {client.engine} (nothing ingested)")
+    for alias, mappings in (
+        (names.postings, postings_mappings()),
+        (names.clusters, clusters_mappings()),
+    ):
+        if not client.exists(alias):  # the template matters only when an index is created
+            client.put_template(alias, index_template(f"{alias}-*", mappings))
+            client.create_index(names.first_index(alias), create_index_body(alias))
+    meta = {"kind": "meta", "schema_version": SCHEMA_VERSION, "params": params.to_dict()}
+    hit = client.get(names.clusters, META_ID)
+    if hit is None and client.create(names.clusters, META_ID, meta) is not None:
+        logger.info("created index %s on %s", names.prefix, client.engine)
+        return
+    hit = hit or client.get(names.clusters, META_ID)
+    stored: dict[str, Any] = hit["_source"] if hit else {}
+    where = f"{client.engine} index {names.prefix}"
+    if stored.get("schema_version") != SCHEMA_VERSION:
+        raise IncompatibleIndex(
+            f"{where} has schema version {stored.get('schema_version')}, this service "
+            f"needs {SCHEMA_VERSION}; rebuild the index"
+        )
+    wanted, found = params.to_dict(), stored.get("params", {})
+    differences = [
+        f"{key}={found.get(key, '<unset>')!r} (service configured with "
+        f"{key}={wanted.get(key, '<unset>')!r})"
+        for key in sorted(set(found) | set(wanted))
+        if found.get(key) != wanted.get(key)
+    ]
+    if differences:
+        raise IncompatibleIndex(
+            f"{where} was built with {', '.join(differences)}; rebuild the index or "
+            "configure the same sketch parameters"
+        )
+
+
+class EngineFetcher:
+    """Real-time reads by logical id: postings, clusters and aliases in one multi-get."""
+
+    def __init__(self, client: EngineClient, postings: str, clusters: str) -> None:
+        self._client, self._postings, self._clusters = client, postings, clusters
+
+    def fetch(
+        self, postings: Sequence[str], clusters: Sequence[str], aliases: Sequence[str]
+    ) -> tuple[dict[str, Source], dict[str, Source], dict[str, str]]:
+        refs = [(self._postings, doc_id(i)) for i in postings]
+        refs += [(self._clusters, state_id("cluster", i)) for i in clusters]
+        refs += [(self._clusters, state_id("alias", i)) for i in aliases]
+        found_postings: dict[str, Source] = {}
+        found_clusters: dict[str, Source] = {}
+        found_aliases: dict[str, str] = {}
+        for source in self._client.mget(refs):
+            kind = source.get("kind")
+            if kind == "cluster":
+                found_clusters[source["cluster_id"]] = source
+            elif kind == "alias":
+                found_aliases[source["alias"]] = source["cluster_id"]
+            elif kind is None and "posting_id" in source:
+                found_postings[source["posting_id"]] = source
+        return found_postings, found_clusters, found_aliases

@@ -1,0 +1,73 @@
+"""Records and postings for the engine suite."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import numpy as np
+
+from indexer.minhash import Sketch
+from indexer.store import IndexStore, StoredPosting, WriteSet
+from tests.api.postings import generated_text
+
+T0 = datetime(2024, 3, 1, 9, 30, tzinfo=UTC)
+
+
+def day(n: float) -> datetime:
+    return T0 + timedelta(days=n)
+
+
+def sketch(seed: int, size: int = 16) -> Sketch:
+    rng = np.random.default_rng(seed)
+    return rng.integers(-(2**63), 2**63 - 1, size=size, dtype=np.int64, endpoint=True)
+
+
+def record(
+    pid: str,
+    cluster: str | None = None,
+    posted: datetime = T0,
+    document: dict[str, Any] | None = None,
+    seed: int = 0,
+) -> StoredPosting:
+    """A stored posting as the contract suite builds them (16-slot sketch)."""
+    return StoredPosting(
+        id=pid,
+        content_hash=f"hash-{pid}-{seed}",
+        posted_at=posted,
+        title=f"Title {pid}",
+        company="ACME Corp",
+        source="board",
+        company_key="acme",
+        block_key="",
+        sketch=sketch(seed),
+        shingle_count=40,
+        cluster_id=cluster or f"c-{pid}",
+        document=document or {"id": pid},
+        decision={},
+    )
+
+
+def upsert(store: IndexStore, item: StoredPosting, keys: list[int]) -> None:
+    store.apply(WriteSet(upserts=[(item, keys)]))
+
+
+def near_duplicate_pair(n: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An ad and its re-post on another site (HTML, retitled, same words)."""
+    text = generated_text(seed=500 + n, words=120)
+    original = {
+        "id": f"site-a-{n}",
+        "title": f"Role {n}",
+        "company": f"Employer {n}",
+        "posted_at": "2024-05-01T09:00:00Z",
+        "description": text,
+    }
+    words = text.split()
+    repost = {
+        "id": f"site-b-{n}",
+        "title": f"Role {n} (H/F)",
+        "company": f"Employer {n} Ltd",
+        "posted_at": "2024-05-01T09:00:00Z",
+        "description": f"<p>{' '.join(words[:60])}</p><ul><li>{' '.join(words[60:])}</li></ul>",
+    }
+    return original, repost

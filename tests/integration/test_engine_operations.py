@@ -1,0 +1,99 @@
+"""Wiring and operations of the engine backend: the factory, retention, misconfiguration."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from indexer.elastic import ElasticStore
+from indexer.elastic_client import EngineClient
+from indexer.elastic_transports import connect_elasticsearch
+from indexer.minhash import SketchParams
+from indexer.store import ClusterFilter, StoreError, StoreUnavailable
+from service import factory
+from service.factory import ConfigurationError, build_store
+from service.settings import Settings
+from tests.integration.compat import OpenSearchCompatNode
+from tests.integration.engine import Engine, open_store
+from tests.integration.support import day, record, upsert
+
+
+def test_factory_opens_the_configured_engine(
+    engine: Engine, url: str, prefix: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if engine == "elasticsearch":  # production code, test-only node: the test engine is OpenSearch
+
+        def with_compat_node(url: str, timeout: float) -> object:
+            return connect_elasticsearch(url, timeout, node_class=OpenSearchCompatNode)
+
+        monkeypatch.setattr(factory, "connect_elasticsearch", with_compat_node)
+    settings = Settings(data_dir=tmp_path, backend=engine, search_url=url, search_index=prefix)
+    with pytest.raises(StoreUnavailable, match="no index"):
+        build_store(settings, create=False)  # a reader never creates an empty index
+
+    store = build_store(settings)
+    try:
+        assert isinstance(store, ElasticStore)
+        store.ping()
+        assert store.names.postings == f"{prefix}-postings"
+    finally:
+        store.close()
+    build_store(settings, create=False).close()
+
+
+def test_factory_needs_a_search_url(tmp_path: Path) -> None:
+    with pytest.raises(ConfigurationError, match="JOBDEDUP_SEARCH_URL"):
+        build_store(Settings(data_dir=tmp_path, backend="opensearch"))
+
+
+def test_the_elasticsearch_client_refuses_an_opensearch_server_clearly(
+    url: str, prefix: str
+) -> None:
+    """Without the test-only node the official client will not talk to OpenSearch: the
+    store says so (a configuration error, not a 503 to retry)."""
+    client = EngineClient(connect_elasticsearch(url, 5.0))
+    with pytest.raises(StoreError) as raised:
+        ElasticStore(client, SketchParams(num_perm=16, bands=8, rows=2), prefix)
+    assert not isinstance(raised.value, StoreUnavailable)
+    client.transport.close()
+
+
+def test_retention_deletes_old_postings_and_keeps_clusters_consistent(
+    engine: Engine, url: str, prefix: str, params: SketchParams
+) -> None:
+    store = open_store(engine, prefix, params, url=url)
+    try:
+        for n in range(6):
+            upsert(store, record(f"p{n}", cluster="A", posted=day(10 * n), seed=n), [1])
+        upsert(store, record("lone", cluster="L", posted=day(1)), [2])
+
+        assert store.expire(day(25), chunk=2) == 4  # p0, p1, p2 and lone
+
+        assert store.stats().postings == 3
+        info = store.get_cluster("A")
+        assert info is not None
+        assert (info.size, info.canonical_id, info.first_seen) == (3, "p3", day(30))
+        assert store.get_cluster("L") is None
+        assert [c.id for c in store.list_clusters(ClusterFilter(), None, 10).clusters] == ["A"]
+        assert store.expire(day(25)) == 0
+    finally:
+        store.close()
+
+
+def test_long_and_odd_ids_round_trip(
+    engine: Engine, url: str, prefix: str, params: SketchParams
+) -> None:
+    """`_id`s are limited to 512 bytes and travel in URLs: ids are hashed or escaped."""
+    store = open_store(engine, prefix, params, url=url)
+    try:
+        odd = ["é" * 256, "a/b?c=d&e f#g", "~sha256~x", "%2F..%2F"]
+        for n, pid in enumerate(odd):
+            upsert(store, record(pid, cluster=pid + "~2", seed=n), [n])
+        for pid in odd:
+            found = store.get_posting(pid)
+            assert found is not None and found.id == pid
+            assert store.resolve_cluster(pid + "~2") == pid + "~2"
+        assert sorted(a.id for a in store.iter_assignments()) == sorted(odd)
+    finally:
+        store.close()
