@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint typecheck bench clean
+.PHONY: install run test lint typecheck bench model clean
 
 install: $(STAMP)
 
@@ -29,6 +29,10 @@ test: lint typecheck
 
 bench: $(STAMP)
 	$(BIN)/python bench/ingest.py
+
+# Rebuild the shipped classifier artifact from ../shared/data (fixed seed: same model.txt).
+model: $(STAMP)
+	$(BIN)/jobdedup train
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .pytest_cache .ruff_cache

@@ -24,6 +24,7 @@ from pydantic import ValidationError
 from tqdm import tqdm
 
 from classifier.evaluation import format_report, report, score_pairs
+from classifier.model import ClassifierError
 from indexer.store import StoreError
 from service.errors import validation_details
 from service.factory import ConfigurationError, build_deduplicator, build_scorer
@@ -79,7 +80,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(evaluate)
     evaluate.add_argument("file", type=Path, help='pairs JSONL: {"pair_id", "a", "b", "label"}')
     evaluate.add_argument("--predictions", type=Path, help="write one prediction per pair")
-    evaluate.add_argument("--scorer", help="overlap (JOBDEDUP_SCORER)")
+    evaluate.add_argument("--scorer", help="lightgbm or overlap (JOBDEDUP_SCORER)")
+
+    train = sub.add_parser("train", help="train the pair classifier, write the model artifact")
+    _add_common(train)
+    train.add_argument("--output", type=Path, help="artifact directory (default: the shipped one)")
+    train.add_argument("--seed", type=int, help="random seed (fixed default: reproducible)")
+    train.add_argument("--corpora", type=Path, help="corpora directory (default ../shared/data)")
+    train.add_argument(
+        "--with-feedback", action="store_true", help="add the analysts' labels stored in the index"
+    )
     return parser
 
 
@@ -300,11 +310,44 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train(args: argparse.Namespace) -> int:
+    """Train the classifier on the corpora (plus stored feedback) and write the artifact."""
+    from classifier.corpora import DEFAULT_DATA_DIR
+    from classifier.model import DEFAULT_MODEL_DIR
+    from classifier.train import DEFAULT_SEED, train
+
+    feedback: list[dict[str, Any]] = []
+    if args.with_feedback:
+        dedup = build_deduplicator(settings_from(args), create=False)
+        try:
+            feedback = [
+                {"a": f.a_document, "b": f.b_document, "label": f.label}
+                for f in dedup.store.iter_feedback()
+            ]
+        finally:
+            dedup.store.close()
+        print(f"training with {len(feedback)} feedback labels", file=sys.stderr)
+    metrics = train(
+        args.output or DEFAULT_MODEL_DIR,
+        seed=DEFAULT_SEED if args.seed is None else args.seed,
+        feedback_pairs=feedback,
+        data_dir=args.corpora or DEFAULT_DATA_DIR,
+    )
+    held = metrics["held_out"]
+    print(
+        f"model written to {args.output or DEFAULT_MODEL_DIR}: threshold "
+        f"{metrics['threshold']:.3f}, held-out F1 {held['f1']:.3f} ROC-AUC {held['roc_auc']:.3f}",
+        file=sys.stderr,
+    )
+    return 0
+
+
 _COMMANDS = {
     "serve": cmd_serve,
     "ingest": cmd_ingest,
     "export": cmd_export,
     "evaluate": cmd_evaluate,
+    "train": cmd_train,
 }
 
 
@@ -322,7 +365,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         return _COMMANDS[args.command](args)
-    except (ConfigurationError, StoreError) as exc:
+    except (ConfigurationError, StoreError, ClassifierError) as exc:
         print(f"jobdedup {args.command}: {exc}", file=sys.stderr)
         return 1
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from classifier.model import DEFAULT_MODEL_DIR, load_model
 from classifier.scoring import OverlapScorer, PairScorer
 from indexer.elastic import ElasticStore
 from indexer.elastic_client import EngineClient, Transport
@@ -56,10 +57,14 @@ def _search_engine_store(settings: Settings, create: bool) -> IndexStore:
 
 
 def build_scorer(settings: Settings) -> PairScorer:
-    """The configured pair scorer with its threshold."""
-    if settings.threshold is None:
-        return OverlapScorer()
-    return OverlapScorer(threshold=settings.threshold)
+    """The configured pair scorer with its threshold: the trained LightGBM model (default;
+    a model whose features do not match the code raises ModelMismatch at start-up) or the
+    overlap baseline."""
+    if settings.scorer == "overlap":
+        if settings.threshold is None:
+            return OverlapScorer()
+        return OverlapScorer(threshold=settings.threshold)
+    return load_model(settings.model_dir or DEFAULT_MODEL_DIR, threshold=settings.threshold)
 
 
 def build_deduplicator(settings: Settings, create: bool = True) -> Deduplicator:

@@ -30,7 +30,8 @@ class Settings(BaseSettings):
     search_timeout: float = Field(default=10.0, gt=0, le=300)
     search_refresh: Literal["true", "wait_for"] = "true"
 
-    scorer: Literal["overlap"] = "overlap"
+    scorer: Literal["lightgbm", "overlap"] = "lightgbm"
+    model_dir: Path | None = None  # None: the model shipped in classifier/models/default
     threshold: float | None = Field(default=None, ge=0.0, le=1.0)
     merge_threshold: float | None = Field(default=None, ge=0.0, le=1.0)
     window_days: int = Field(default=60, ge=0)

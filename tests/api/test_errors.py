@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import indexer.sqlite
+from classifier.model import load_model
 from classifier.scoring import OVERLAP_THRESHOLD
 from indexer.sqlite import open_sqlite_store
 from indexer.store import IncompatibleIndex
@@ -238,11 +239,21 @@ def test_ready_reports_the_scorer(client: TestClient) -> None:
     response = client.get("/ready")
 
     assert response.status_code == 200
+    model = load_model()  # the shipped artifact is the default scorer
     assert response.json() == {
         "status": "ready",
         "store": "ok",
-        "scorer": {"name": "overlap", "version": "1", "threshold": OVERLAP_THRESHOLD},
+        "scorer": {"name": "lightgbm", "version": model.version, "threshold": model.threshold},
     }
+
+
+def test_ready_reports_the_overlap_baseline_when_configured(tmp_path: Path) -> None:
+    with TestClient(create_app(Settings(data_dir=tmp_path, scorer="overlap"))) as client:
+        assert get_json(client, "/ready")["scorer"] == {
+            "name": "overlap",
+            "version": "1",
+            "threshold": OVERLAP_THRESHOLD,
+        }
 
 
 def test_ready_reports_a_configured_threshold(tmp_path: Path) -> None:

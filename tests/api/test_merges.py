@@ -75,7 +75,9 @@ def test_window_bridge_merges_two_clusters_with_default_settings(client: TestCli
 def test_posting_containing_two_ads_merges_their_clusters(
     tmp_path: Path, a_day: str, b_day: str, survivor: str, absorbed: str
 ) -> None:
-    with TestClient(create_app(Settings(data_dir=tmp_path, threshold=0.7))) as client:
+    with TestClient(
+        create_app(Settings(data_dir=tmp_path, scorer="overlap", threshold=0.7))
+    ) as client:
         assert dedup(client, {**NURSE, "id": "A", "posted_at": a_day})["status"] == "new"
         assert dedup(client, {**COFFEE, "id": "B", "posted_at": b_day})["status"] == "new"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
+from classifier.model import load_model
 from tests.api.postings import DATA_ENGINEER, DATA_ENGINEER_REPOST, STAFF_NURSE, posting
 from tests.api.support import dedup
 
@@ -81,7 +82,8 @@ def test_metrics_count_requests_decisions_stages_and_index_size(client: TestClie
     assert _value(samples, "jobdedup_index_postings") == 2
     assert _value(samples, "jobdedup_index_clusters") == 1
     assert _value(samples, "jobdedup_index_bytes") > 0
-    assert _value(samples, "jobdedup_scorer_info", scorer="overlap", version="1") == 1
+    version = load_model().version
+    assert _value(samples, "jobdedup_scorer_info", scorer="lightgbm", version=version) == 1
 
 
 def test_metrics_of_a_batch_are_counted_per_posting(client: TestClient) -> None:

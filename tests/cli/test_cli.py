@@ -283,7 +283,8 @@ def test_cli_decides_exactly_like_the_api_one_by_one(tmp_path: Path) -> None:
         DATA_ENGINEER_REPOST,
         ACCOUNT_EXECUTIVE,
         posting(DATA_ENGINEER, description=WAREHOUSE_OPERATIVE["description"]),  # updated
-        posting(WAREHOUSE_OPERATIVE, posted_at="2024-03-02"),  # duplicate of the update
+        # a re-post of the updated ad under another id: a duplicate of the update
+        posting(DATA_ENGINEER, id="copy-1", description=WAREHOUSE_OPERATIVE["description"]),
     ]
     path = tmp_path / "items.jsonl"
     path.write_text("".join(json.dumps(item) + "\n" for item in items), encoding="utf-8")

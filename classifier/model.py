@@ -1,0 +1,213 @@
+"""The trained pair scorer: load/save of the LightGBM artifact, checks, scoring, explanations.
+
+An artifact is a directory with `model.txt` (LightGBM's text format: diffable, portable
+across platforms and library versions) and `metadata.json` (feature names and version,
+threshold and how it was chosen, training data hash, metrics, library versions, seeds).
+Loading refuses an artifact whose features differ from the code's: LightGBM reads columns by
+position, so a renamed or reordered feature would silently score garbage.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import lightgbm as lgb
+import numpy as np
+
+from classifier.features import (
+    FEATURE_NAMES,
+    FEATURE_VERSION,
+    FeatureMatrix,
+    candidate_features,
+    pair_features,
+)
+from classifier.fields import PostingFields, extract_fields
+from classifier.scoring import Candidate, Contribution
+from indexer.minhash import SketchParams
+from indexer.prepare import PreparedPosting
+
+DEFAULT_MODEL_DIR = Path(__file__).resolve().parent / "models" / "default"
+MODEL_FILE = "model.txt"
+METADATA_FILE = "metadata.json"
+FIELD_CACHE_SIZE = 8192
+"""Extracted fields kept per scorer: candidates recur across queries (an employer's open
+vacancies are everyone's candidates), and extraction costs more than scoring."""
+
+
+class ClassifierError(Exception):
+    """Base class of every error the classifier package raises."""
+
+
+class ModelNotFound(ClassifierError):
+    """The model directory or one of its files does not exist."""
+
+
+class ModelMismatch(ClassifierError):
+    """The artifact was trained on other features than this code computes."""
+
+
+class _DocumentKey:
+    """Hashable stand-in for a posting dict: the short fields extraction reads, and the
+    description by length and hash (CPython caches a string's hash on the string)."""
+
+    __slots__ = ("document", "key")
+
+    def __init__(self, document: Mapping[str, Any]) -> None:
+        self.document = document
+        description = document.get("description")
+        text = description if isinstance(description, str) else ""
+        self.key = (
+            *(
+                str(document.get(k))
+                for k in ("id", "title", "company", "location", "salary", "language")
+            ),
+            len(text),
+            hash(text),
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _DocumentKey) and self.key == other.key
+
+
+class LightGBMScorer:
+    """`PairScorer` backed by a LightGBM binary classifier over `FEATURE_NAMES`.
+
+    Thread-safe: FastAPI calls `score` from its thread pool; the field cache is an
+    `lru_cache` (thread-safe) and predictions go through a lock, since a Booster is not
+    documented as safe for concurrent predicts.
+    """
+
+    name = "lightgbm"
+    needs_documents = True
+
+    def __init__(
+        self, booster: lgb.Booster, metadata: Mapping[str, Any], threshold: float | None = None
+    ) -> None:
+        self.booster = booster
+        self.metadata = dict(metadata)
+        self._threshold = float(metadata["threshold"] if threshold is None else threshold)
+        self._lock = threading.Lock()
+        self._fields = lru_cache(maxsize=FIELD_CACHE_SIZE)(self._extract)
+
+    @property
+    def version(self) -> str:
+        """The artifact version (content hash prefix of model.txt)."""
+        return str(self.metadata["version"])
+
+    @property
+    def threshold(self) -> float:
+        """Probability at or above which a pair is a duplicate (from the metadata unless
+        overridden)."""
+        return self._threshold
+
+    def fields(self, document: Mapping[str, Any]) -> PostingFields:
+        """Extracted fields of a posting, memoised."""
+        return self._fields(_DocumentKey(document))
+
+    def score(self, query: PreparedPosting, candidates: Sequence[Candidate]) -> list[float]:
+        """Duplicate probability of each candidate, from one predict call for all of them."""
+        if not candidates:
+            return []
+        matrix = candidate_features(query, candidates, self.fields)
+        return [float(p) for p in self.predict(matrix)]
+
+    def predict(self, matrix: FeatureMatrix) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """Probabilities for a feature matrix (rows in `FEATURE_NAMES` column order)."""
+        with self._lock:
+            result = self.booster.predict(matrix, num_threads=1)
+        return np.asarray(result, dtype=np.float64)
+
+    def explain(
+        self, query: PreparedPosting, candidate: Candidate, top: int = 8
+    ) -> list[Contribution]:
+        """The `top` features by absolute contribution to the candidate's log-odds (LightGBM's
+        SHAP values, `pred_contrib=True`), largest first."""
+        row = candidate_features(query, [candidate], self.fields)
+        return self._explain_row(row, top)
+
+    def explain_pair(
+        self,
+        a: Mapping[str, Any],
+        b: Mapping[str, Any],
+        top: int = 8,
+        params: SketchParams | None = None,
+    ) -> list[Contribution]:
+        """`explain` for two posting dicts (evaluation and debugging)."""
+        return self._explain_row(pair_features(a, b, params).reshape(1, -1), top)
+
+    def _explain_row(self, row: FeatureMatrix, top: int) -> list[Contribution]:
+        with self._lock:
+            contributions = np.asarray(
+                self.booster.predict(row, pred_contrib=True, num_threads=1), dtype=np.float64
+            )[0]
+        order = np.argsort(-np.abs(contributions[: len(FEATURE_NAMES)]), kind="stable")
+        return [
+            Contribution(FEATURE_NAMES[i], float(row[0, i]), float(contributions[i]))
+            for i in order[:top]
+        ]
+
+    @staticmethod
+    def _extract(key: _DocumentKey) -> PostingFields:
+        return extract_fields(key.document)
+
+
+def load_model(
+    directory: Path = DEFAULT_MODEL_DIR, threshold: float | None = None
+) -> LightGBMScorer:
+    """Load an artifact directory, checking its features against the code.
+
+    Raises `ModelNotFound` if files are missing and `ModelMismatch` if the feature names,
+    their order or `FEATURE_VERSION` differ from this code's.
+    """
+    model_file, metadata_file = directory / MODEL_FILE, directory / METADATA_FILE
+    if not model_file.is_file() or not metadata_file.is_file():
+        raise ModelNotFound(
+            f"no model artifact in {directory} (need {MODEL_FILE}, {METADATA_FILE})"
+        )
+    metadata = json.loads(metadata_file.read_text(encoding="utf-8"))
+    check_compatible(metadata)
+    booster = lgb.Booster(model_file=str(model_file))
+    if tuple(booster.feature_name()) != FEATURE_NAMES:
+        raise ModelMismatch(f"{model_file} was trained on other feature columns than the code")
+    return LightGBMScorer(booster, metadata, threshold)
+
+
+def check_compatible(metadata: Mapping[str, Any]) -> None:
+    """Raise `ModelMismatch` unless the metadata's features are exactly the code's."""
+    names = tuple(metadata.get("feature_names", ()))
+    version = metadata.get("feature_version")
+    if version != FEATURE_VERSION:
+        raise ModelMismatch(
+            f"model was trained with feature version {version}, the code computes version "
+            f"{FEATURE_VERSION}: retrain with `make model`"
+        )
+    if names != FEATURE_NAMES:
+        missing = sorted(set(FEATURE_NAMES) - set(names))
+        extra = sorted(set(names) - set(FEATURE_NAMES))
+        raise ModelMismatch(
+            "model feature names differ from the code's "
+            f"(missing {missing}, unexpected {extra}, or a different order): retrain"
+        )
+
+
+def save_model(booster: lgb.Booster, metadata: Mapping[str, Any], directory: Path) -> str:
+    """Write `model.txt` and `metadata.json` into `directory` (created if needed); returns the
+    artifact version, the first 12 hex digits of the model text's SHA-256, also recorded in
+    the metadata (so /ready and metrics name the exact model)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    model_text = booster.model_to_string()
+    version = hashlib.sha256(model_text.encode("utf-8")).hexdigest()[:12]
+    (directory / MODEL_FILE).write_text(model_text, encoding="utf-8")
+    full = {**metadata, "version": version}
+    text = json.dumps(full, indent=2, sort_keys=True, ensure_ascii=False)
+    (directory / METADATA_FILE).write_text(text + "\n", encoding="utf-8")
+    return version

@@ -1,0 +1,358 @@
+"""Training pairs: real look-alikes and re-posts from the corpora, plus synthetic re-posts and
+vacancy-changing mutations of real ads. Reproducible: one seeded `random.Random` drives every
+choice, and everything it iterates over is sorted first.
+
+Families (the `kind` of a pair), with the labelling rule of each:
+- `real_*`: NHS pairs of one employer that the index would compare (sharing an LSH band,
+  overlap >= 0.2) or in one exact-description group, labelled by what differs: another
+  normalised title, place of work, salary, grade or contract → not a duplicate; same title,
+  place, salary and (nearly) the same text → a re-advertisement, a duplicate. Pairs where the
+  fields do not decide (a town written two ways, a retitle of nearly the same text) are
+  dropped rather than guessed. Same description at several sites *that the text itself
+  lists* is one vacancy offered at any of them, as gold-dev labels it.
+- `pos_synthetic`: an ad and a re-post of it (`variants.repost`).
+- `mut_*`: an ad made into another vacancy (`mutations`), then re-posted like positives.
+- `boilerplate`: two ads of one employer padded with the same boilerplate; `random`: easy.
+Cosmetic re-posting is applied to both labels at the same rates, so "was transformed" is no
+evidence of duplication; only the vacancy-defining fields are.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import random
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from classifier import mutations, variants
+from classifier.corpora import Ad
+from classifier.fields import PostingFields, extract_fields
+from classifier.lexicon import STRONG_CONTRACT
+from indexer.minhash import estimate_jaccard, overlap_from_jaccard
+from indexer.prepare import PreparedPosting
+
+logger = logging.getLogger(__name__)
+
+Posting = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PairExample:
+    """A labelled pair (1 = duplicate) with its family and the split groups of its sides."""
+
+    a: Posting
+    b: Posting
+    label: int
+    kind: str
+    groups: tuple[str, str]
+
+
+@dataclass(frozen=True)
+class PairPlan:
+    """How many pairs of each synthetic family to make per corpus."""
+
+    positives: int
+    mutations: int
+    boilerplate: int
+    random: int
+
+
+NHS_PLAN = PairPlan(positives=8000, mutations=7000, boilerplate=800, random=800)
+EURES_PLAN = PairPlan(positives=2200, mutations=2200, boilerplate=500, random=700)
+"""Sizes chosen for about 30k pairs with about a third positive, generated in well under
+two minutes on two cores; EURES gets a larger share than its size for language variety."""
+REAL_CAPS = {"real_role": 5500, "real_employer": 2000, "real_location": 2500}
+"""Caps on the most frequent real families (the rest are kept whole): they are easy once a
+few thousand are seen, and would otherwise push the positive share under a quarter."""
+REAL_SAME_TITLE = 1500
+MAX_PER_EXACT_GROUP = 30
+
+
+def real_pairs(
+    ads: Sequence[Ad],
+    prepared: dict[str, PreparedPosting],
+    exact_groups: Sequence[Sequence[str]],
+    rng: random.Random,
+) -> list[RawPair]:
+    """Labelled real pairs (see the module docstring) from one corpus's ads: pairs sharing an
+    LSH band or the (company, title) block key, as the index finds them, and pairs from the
+    exact-description groups."""
+    index = {str(ad.document["id"]): ad for ad in ads}
+    candidates: set[tuple[str, str]] = set()
+    buckets: dict[tuple[int, int] | str, list[str]] = defaultdict(list)
+    for ad_id in sorted(prepared):
+        for band, key in enumerate(prepared[ad_id].band_keys):
+            buckets[(band, key)].append(ad_id)
+        buckets[prepared[ad_id].block_key].append(ad_id)
+    for members in buckets.values():
+        if 1 < len(members) <= 100:
+            candidates.update(itertools.combinations(sorted(members), 2))
+    for group in exact_groups:
+        members = sorted(m for m in group if m in index)
+        combos = list(itertools.combinations(members, 2))
+        candidates.update(rng.sample(combos, k=min(len(combos), MAX_PER_EXACT_GROUP)))
+    by_kind: dict[str, list[tuple[RawPair, float]]] = defaultdict(list)
+    fields: dict[str, PostingFields] = {}
+    for left, right in sorted(candidates):
+        first, second = prepared[left], prepared[right]
+        jaccard = estimate_jaccard(first.sketch, second.sketch)
+        overlap = overlap_from_jaccard(jaccard, first.shingle_count, second.shingle_count)
+        if overlap < 0.2 and first.block_key != second.block_key:
+            continue
+        ad_a, ad_b = index[left], index[right]
+        for ad_id, ad in ((left, ad_a), (right, ad_b)):
+            if ad_id not in fields:
+                fields[ad_id] = extract_fields(ad.document)
+        verdict = label_real(ad_a, ad_b, fields[left], fields[right], jaccard)
+        if verdict is not None:
+            label, kind = verdict
+            pair = RawPair(ad_a.document, ad_b.document, label, kind, ad_a, ad_b, redate=False)
+            by_kind[kind].append((pair, jaccard))
+    examples: list[RawPair] = []
+    for kind, found in sorted(by_kind.items()):
+        kept = rng.sample(found, k=min(REAL_CAPS.get(kind, len(found)), len(found)))
+        examples += [pair for pair, _ in kept]
+        if kind == "real_role":
+            examples += _same_title(kept, rng)
+    return examples
+
+
+def _same_title(kept: Sequence[tuple[RawPair, float]], rng: random.Random) -> list[RawPair]:
+    """Two jobs of one employer advertised under the same generic title at the same site
+    ("Staff Nurse" for two wards): only the text tells them apart. Made from real pairs of
+    different roles whose texts differ enough (Jaccard < 0.6) to be two jobs."""
+    sources = [pair for pair, jaccard in kept if jaccard < 0.6 and pair.other is not None]
+    made: list[RawPair] = []
+    for pair in rng.sample(sources, k=min(REAL_SAME_TITLE, len(sources))):
+        first = pair.first
+        second = {**pair.second, "title": first["title"], "location": first.get("location")}
+        made.append(RawPair(first, second, 0, "real_same_title", pair.ad, pair.other, False))
+    return made
+
+
+def label_real(
+    ad_a: Ad, ad_b: Ad, a: PostingFields, b: PostingFields, jaccard: float
+) -> tuple[int, str] | None:
+    """(label, kind) of a real pair from what differs, or None when the fields do not decide."""
+    same_place = a.location_key == b.location_key
+    reformatted_place = not same_place and (
+        bool(a.postcodes & b.postcodes)
+        or (bool(a.location_tokens) and a.location_tokens <= b.location_tokens)
+        or (bool(b.location_tokens) and b.location_tokens <= a.location_tokens)
+    )
+    if ad_a.group != ad_b.group:
+        if a.title_key == b.title_key and same_place and jaccard >= 0.9:
+            return None  # one vacancy posted under two employer accounts, or a template
+        return 0, "real_employer"
+    if a.title_key != b.title_key:
+        subset = a.title_tokens <= b.title_tokens or b.title_tokens <= a.title_tokens
+        if subset and (same_place or reformatted_place) and jaccard >= 0.8:
+            return None
+        return 0, "real_role"
+    if not same_place:
+        if reformatted_place:
+            return None
+        listed = (
+            bool(a.towns & b.description_tokens)
+            and bool(b.towns & a.description_tokens)
+            and bool(a.towns & a.description_tokens)
+            and bool(b.towns & b.description_tokens)
+        )
+        if listed and jaccard >= 0.8:
+            return 1, "real_multisite"
+        return None if listed else (0, "real_location")
+    salary_differs = (
+        a.salary is not None
+        and b.salary is not None
+        and not (_close(a.salary[0], b.salary[0]) and _close(a.salary[1], b.salary[1]))
+    )
+    contract_differs = (a.title_contract ^ b.title_contract) | (
+        a.description_contract ^ b.description_contract
+    )
+    if (
+        salary_differs
+        or contract_differs & STRONG_CONTRACT
+        or (a.grades and b.grades and a.grades.isdisjoint(b.grades))
+    ):
+        return 0, "real_grade_or_contract"
+    if jaccard >= 0.8:
+        return 1, "real_repost"
+    if jaccard < 0.5:
+        return 0, "real_role"
+    return None
+
+
+@dataclass(frozen=True)
+class RawPair:
+    """A pair before finishing: sides as made by its family, with the ads they came from."""
+
+    first: Posting
+    second: Posting
+    label: int
+    kind: str
+    ad: Ad
+    other: Ad | None = None
+    redate: bool = True
+
+
+_CONTACT = re.compile(r"@|https?:|www\.|\d[\d ()-]{7,}\d")
+"""Paragraphs with contacts are not boilerplate: borrowed into another ad they would give a
+duplicate pair two conflicting phone numbers."""
+
+
+def _close(x: float, y: float) -> bool:
+    return abs(x - y) <= 0.02 * max(abs(x), abs(y))
+
+
+class Synthesiser:
+    """Makes the synthetic families for one corpus and finishes every pair (see the module
+    docstring): fresh ids, cosmetic re-posting at label-independent rates, re-dating of
+    synthetic pairs, and the `language` field on both sides or neither."""
+
+    REPOST_FIRST = 0.5
+    REPOST_SECOND = 0.9
+
+    def __init__(self, ads: Sequence[Ad], rng: random.Random):
+        self.ads = list(ads)
+        self.rng = rng
+        self.by_group: dict[str, list[Ad]] = defaultdict(list)
+        for ad in self.ads:
+            self.by_group[ad.group].append(ad)
+        self.counter = itertools.count()
+
+    def build(self, plan: PairPlan) -> list[RawPair]:
+        """All synthetic pairs of `plan`, in a reproducible order."""
+        rng = self.rng
+        pairs: list[RawPair] = []
+        for _ in range(plan.positives):
+            ad = rng.choice(self.ads)
+            first, second = ad.document, ad.document
+            roll = rng.random()
+            if roll < 0.04:
+                second = variants.via_recruiter(second, rng, self._context(ad))
+            elif roll < 0.08:
+                sites = self._multisite(ad)
+                if sites is not None:
+                    first, second = sites
+            pairs.append(RawPair(first, second, 1, "pos_synthetic", ad))
+        made = 0
+        while made < plan.mutations:
+            ad = rng.choice(self.ads)
+            mutated = mutations.mutate(ad.document, rng, self._donors(ad))
+            if mutated is not None:
+                name, first, second = mutated
+                pairs.append(RawPair(first, second, 0, f"mut_{name}", ad))
+                made += 1
+        for _ in range(plan.boilerplate):
+            ad = rng.choice(self.ads)
+            other = rng.choice(self.by_group[ad.group] if rng.random() < 0.7 else self.ads)
+            if other is ad:
+                continue
+            padded = variants.add_boilerplate(ad.document, rng, self._context(ad))
+            extra = padded["description"].replace(ad.document["description"], "").strip()
+            text = other.document["description"]
+            other_padded = {**other.document, "description": f"{text}\n\n{extra}"}
+            pairs.append(RawPair(padded, other_padded, 0, "boilerplate", ad, other, False))
+        for _ in range(plan.random):
+            ad, other = rng.sample(self.ads, k=2)
+            pairs.append(RawPair(ad.document, other.document, 0, "random", ad, other, False))
+        return pairs
+
+    def finish(self, raw: RawPair) -> PairExample:
+        """The training pair made of a raw pair (see the class docstring)."""
+        rng = self.rng
+        number = next(self.counter)
+        ctx = self._context(raw.ad)
+        other_ctx = ctx if raw.other is None else self._context(raw.other)
+        first, second = raw.first, raw.second
+        if rng.random() < self.REPOST_FIRST:
+            first = variants.repost(first, rng, ctx)
+        if rng.random() < self.REPOST_SECOND:
+            second = variants.repost(second, rng, other_ctx)
+        first = {**first, "id": f"{raw.ad.document['id']}~{number}a"}
+        second = {**second, "id": f"{(raw.other or raw.ad).document['id']}~{number}b"}
+        if raw.redate:
+            second = variants.redate(second, rng, first.get("posted_at"))
+        if rng.random() < 0.3 and raw.ad.language:
+            first["language"] = raw.ad.language
+            second["language"] = (raw.other or raw.ad).language or raw.ad.language
+        groups = (raw.ad.group, (raw.other or raw.ad).group)
+        return PairExample(first, second, raw.label, raw.kind, groups)
+
+    def _multisite(self, ad: Ad) -> tuple[Posting, Posting] | None:
+        """One vacancy offered at two bases, listed by each board under one of them."""
+        moved = mutations.other_location(ad.document, self.rng, self._donors(ad))
+        if moved is None:
+            return None
+        first, second = moved
+        town_a = variants.town(first.get("location"))
+        town_b = variants.town(second.get("location"))
+        if not town_a or not town_b:
+            return None
+        templates = variants.MULTISITE_SENTENCES.get(
+            ad.language, variants.MULTISITE_SENTENCES["en"]
+        )
+        sentence = self.rng.choice(templates).format(a=town_a, b=town_b)
+        text = f"{sentence}\n\n{ad.document['description']}"
+        return {**first, "description": text}, {**second, "description": text}
+
+    def _context(self, ad: Ad) -> variants.Context:
+        siblings = [s for s in self.by_group[ad.group] if s is not ad]
+        paragraphs: list[str] = []
+        if siblings:
+            sibling = self.rng.choice(siblings)
+            parts = variants.paragraphs(sibling.document["description"])
+            paragraphs = [
+                p for p in (parts[:1] + parts[-1:]) if 40 < len(p) < 1200 and not _CONTACT.search(p)
+            ]
+        return variants.Context(language=ad.language, employer_paragraphs=paragraphs)
+
+    def _donors(self, ad: Ad) -> mutations.Donors:
+        siblings = self.by_group[ad.group]
+        pool = (
+            siblings if len(siblings) > 3 else self.rng.sample(self.ads, k=min(20, len(self.ads)))
+        )
+        return mutations.Donors(
+            locations=sorted({str(s.document.get("location") or "") for s in pool} - {""}),
+            titles=sorted({str(s.document["title"]) for s in siblings} - {ad.document["title"]}),
+            employers=[
+                (
+                    str(other.document.get("company") or ""),
+                    str(other.document.get("location") or ""),
+                )
+                for other in self.rng.sample(self.ads, k=min(10, len(self.ads)))
+                if other.group != ad.group and other.document.get("company")
+            ],
+        )
+
+
+def build_pairs(
+    nhs: Sequence[Ad],
+    eures: Sequence[Ad],
+    prepared: dict[str, PreparedPosting],
+    nhs_groups: Sequence[Sequence[str]],
+    seed: int,
+    nhs_plan: PairPlan = NHS_PLAN,
+    eures_plan: PairPlan = EURES_PLAN,
+) -> list[PairExample]:
+    """Every training pair of both corpora, finished, in a reproducible order.
+
+    `prepared` holds the prepared (sketched) form of every ad by id; it finds the real pairs
+    the way the index would.
+    """
+    rng = random.Random(seed)
+    examples: list[PairExample] = []
+    for ads, plan, groups in ((nhs, nhs_plan, nhs_groups), (eures, eures_plan, ())):
+        if not ads:
+            continue
+        own = {str(ad.document["id"]): prepared[str(ad.document["id"])] for ad in ads}
+        raw = real_pairs(ads, own, groups, rng)
+        synthesiser = Synthesiser(ads, rng)
+        raw += synthesiser.build(plan)
+        examples += [synthesiser.finish(pair) for pair in raw]
+        logger.info("%d pairs from %d ads", len(raw), len(ads))
+    return examples

@@ -1,0 +1,173 @@
+"""Pair features (classifier.features) on small hand-made pairs."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from classifier.features import FEATURE_NAMES, candidate_features, pair_features
+from classifier.scoring import Candidate
+from indexer.minhash import SketchParams, estimate_jaccard, overlap_from_jaccard
+from indexer.prepare import prepare_document, to_stored
+from tests.classifier.postings import ADVISOR_NL, DEVELOPER_FR, ENGINEER_DE, NURSE_EN
+
+
+def _features(a: dict[str, Any], b: dict[str, Any]) -> dict[str, float]:
+    return dict(zip(FEATURE_NAMES, pair_features(a, b).tolist(), strict=True))
+
+
+def _copy(posting: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    return {**posting, "id": f"{posting['id']}-copy", **changes}
+
+
+def test_names_are_unique_and_match_the_vector() -> None:
+    assert len(set(FEATURE_NAMES)) == len(FEATURE_NAMES)
+    vector = pair_features(NURSE_EN, DEVELOPER_FR)
+    assert vector.shape == (len(FEATURE_NAMES),)
+    assert vector.dtype == np.float64
+
+
+@pytest.mark.parametrize(
+    ("a", "b"), [(NURSE_EN, DEVELOPER_FR), (ENGINEER_DE, ADVISOR_NL), (NURSE_EN, NURSE_EN)]
+)
+def test_features_are_symmetric(a: dict[str, Any], b: dict[str, Any]) -> None:
+    np.testing.assert_array_equal(pair_features(a, b), pair_features(b, a))
+
+
+def test_exact_copy() -> None:
+    f = _features(NURSE_EN, _copy(NURSE_EN))
+    assert f["jaccard"] == f["overlap"] == f["description_equal"] == 1.0
+    assert f["shingle3_jaccard"] == f["shingle3_overlap"] == 1.0
+    assert f["shingle3_unshared_log"] == 0.0
+    assert f["title_equal"] == f["company_equal"] == f["location_equal"] == 1.0
+    assert f["email_match"] == f["phone_match"] == f["url_match"] == f["reference_match"] == 1.0
+    assert f["salary_equal"] == 1.0
+    assert f["days_apart"] == 0.0
+    assert f["grade_conflict"] == 0.0
+
+
+def test_different_location_with_identical_text() -> None:
+    other = _copy(NURSE_EN, location="Lister Hospital, Hitchin SG5 1AB")
+    f = _features(NURSE_EN, other)
+    assert f["description_equal"] == 1.0
+    assert f["location_equal"] == 0.0
+    assert f["postcode_equal"] == 0.0
+    assert f["outward_equal"] == 0.0
+    assert f["location_token_jaccard"] < 0.5
+
+
+def test_location_written_differently() -> None:
+    f = _features(NURSE_EN, _copy(NURSE_EN, location="Stevenage SG1 4AB"))
+    assert f["postcode_equal"] == 1.0
+    assert f["location_token_containment"] == 1.0
+
+
+def test_grade_and_bank_mismatch() -> None:
+    band6 = _copy(NURSE_EN, title="Staff Nurse - Band 6", salary="£31,365 - £37,890 per annum")
+    f = _features(NURSE_EN, band6)
+    assert f["grade_conflict"] == 1.0
+    assert f["salary_equal"] == 0.0
+    assert f["salary_overlap"] == 0.0
+    bank = _copy(NURSE_EN, title="Bank Staff Nurse - Band 5")
+    g = _features(NURSE_EN, bank)
+    assert g["contract_title_strong_diff"] == 1.0
+    assert g["grade_conflict"] == 0.0
+
+
+def test_weak_contract_markers_are_counted_apart() -> None:
+    f = _features(NURSE_EN, _copy(NURSE_EN, title="Staff Nurse - Band 5 - Full Time"))
+    assert f["contract_title_strong_diff"] == 0.0
+    assert f["contract_title_weak_diff"] == 1.0
+
+
+def test_title_decorations_do_not_change_the_title_key() -> None:
+    a = _copy(DEVELOPER_FR, title="Développeur Python")
+    f = _features(DEVELOPER_FR, a)
+    assert f["title_equal"] == 1.0
+    assert f["title_diff_tokens"] == 0.0
+
+
+def test_seniority_mismatch() -> None:
+    senior = _copy(ENGINEER_DE, title="Senior Elektroingenieur (m/w/d)")
+    f = _features(ENGINEER_DE, senior)
+    assert f["seniority_diff"] == 1.0
+    assert f["title_equal"] == 0.0
+
+
+def test_snippet_is_contained_in_the_full_ad() -> None:
+    snippet = _copy(NURSE_EN, description=NURSE_EN["description"][:400])
+    f = _features(NURSE_EN, snippet)
+    assert f["shingle3_overlap"] > 0.95
+    assert f["length_ratio"] < 0.6
+    assert math.isnan(f["email_match"])  # the snippet lost the contact paragraph
+    assert f["email_sides"] == 1.0
+
+
+def test_conflicting_contacts() -> None:
+    text = (
+        NURSE_EN["description"]
+        .replace("01438 286133", "01223 245151")
+        .replace("jane.smith", "john.doe")
+    )
+    f = _features(NURSE_EN, _copy(NURSE_EN, description=text))
+    assert f["phone_match"] == 0.0
+    assert f["email_match"] == 0.0
+    assert f["reference_match"] == 1.0
+
+
+def test_missing_values_are_nan() -> None:
+    bare = {"id": "bare", "title": "Staff Nurse", "description": "Join our ward team today."}
+    f = _features(NURSE_EN, bare)
+    for name in ("company_equal", "location_equal", "salary_equal", "postcode_equal"):
+        assert math.isnan(f[name]), name
+    assert math.isnan(f["days_apart"])
+    assert f["company_missing"] == 1.0
+    assert f["location_missing"] == 1.0
+    assert f["salary_sides"] == 1.0
+
+
+def test_days_and_language() -> None:
+    later = _copy(ADVISOR_NL, posted_at="2024-04-12")
+    f = _features(ADVISOR_NL, later)
+    assert f["days_apart"] == 60.0
+    assert f["language_equal"] == 1.0
+    assert _features(ADVISOR_NL, DEVELOPER_FR)["language_equal"] == 0.0
+
+
+def test_sites_named_in_each_others_text() -> None:
+    listing = "The post can be based at Stevenage or Hitchin.\n\n" + NURSE_EN["description"]
+    a = _copy(NURSE_EN, description=listing)
+    b = _copy(NURSE_EN, id="b", description=listing, location="Lister Hospital, Hitchin SG5 1AB")
+    assert _features(a, b)["location_in_other_description"] == 1.0
+    moved = _copy(NURSE_EN, location="Lister Hospital, Hitchin SG5 1AB")
+    assert _features(NURSE_EN, moved)["location_in_other_description"] == 0.0
+
+
+def test_agency_names_the_client() -> None:
+    agency = _copy(
+        NURSE_EN,
+        company="Hays",
+        description="Our client, Riverside Hospitals, is recruiting.\n\n" + NURSE_EN["description"],
+    )
+    f = _features(NURSE_EN, agency)
+    assert f["company_equal"] == 0.0
+    assert f["company_in_other_description"] == 1.0
+
+
+def test_candidate_matrix_matches_pair_features() -> None:
+    params = SketchParams()
+    query = prepare_document(NURSE_EN, params)
+    others = [_copy(NURSE_EN, location="Hitchin SG5 1AB"), DEVELOPER_FR, ENGINEER_DE]
+    candidates = []
+    for document in others:
+        prepared = prepare_document(document, params)
+        jaccard = estimate_jaccard(query.sketch, prepared.sketch)
+        overlap = overlap_from_jaccard(jaccard, query.shingle_count, prepared.shingle_count)
+        candidates.append(Candidate(to_stored(prepared, prepared.id), jaccard, overlap))
+    matrix = candidate_features(query, candidates)
+    assert matrix.shape == (3, len(FEATURE_NAMES))
+    for row, document in zip(matrix, others, strict=True):
+        np.testing.assert_array_equal(row, pair_features(NURSE_EN, document, params))

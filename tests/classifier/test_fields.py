@@ -1,0 +1,231 @@
+"""Extraction of comparable fields from one posting (classifier.fields), in four languages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from classifier.fields import extract_fields, place_keys
+from tests.classifier.postings import ADVISOR_NL, DEVELOPER_FR, ENGINEER_DE, NURSE_EN
+
+
+def _with(description: str, **fields: Any) -> dict[str, Any]:
+    return {"id": "x", "title": fields.pop("title", "Job"), "description": description, **fields}
+
+
+# --- contacts and references --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("posting", "phone"),
+    [
+        (NURSE_EN, "+441438286133"),
+        (DEVELOPER_FR, "+33472102030"),
+        (ENGINEER_DE, "+498912345678"),
+        (ADVISOR_NL, "+31301234567"),
+    ],
+)
+def test_phones_are_e164_in_the_region_of_the_language(posting: dict[str, Any], phone: str) -> None:
+    assert extract_fields(posting).phones == {phone}
+
+
+def test_phone_written_differently_normalises_to_the_same_number() -> None:
+    national = extract_fields(_with("Call 01438 286133 today."))
+    international = extract_fields(_with("Call +44 (0)1438 286 133 today."))
+    assert national.phones == international.phones == {"+441438286133"}
+
+
+def test_dates_salaries_and_reference_codes_are_not_phones() -> None:
+    fields = extract_fields(
+        _with("Closing 2020-11-30. Salary £24,907 - £30,615. Kennziffer: 2024-0815.")
+    )
+    assert fields.phones == frozenset()
+
+
+def test_emails_and_urls() -> None:
+    fields = extract_fields(NURSE_EN)
+    assert fields.emails == {"jane.smith@riverside.nhs.uk"}
+    assert fields.urls == {"riverside-nhs.uk/careers"}
+    bare = extract_fields(_with("See http://Riverside-NHS.uk/careers for details"))
+    assert bare.urls == fields.urls
+
+
+@pytest.mark.parametrize(
+    ("posting", "reference"),
+    [
+        (NURSE_EN, "318-sn-1234"),
+        (DEVELOPER_FR, "dev-2024-17"),
+        (ENGINEER_DE, "2024-0815"),
+        (ADVISOR_NL, "2024-311"),
+    ],
+)
+def test_references(posting: dict[str, Any], reference: str) -> None:
+    assert reference in extract_fields(posting).references
+
+
+def test_reference_needs_a_digit_and_dates_are_not_codes() -> None:
+    fields = extract_fields(_with("Reference checks apply. Closing date 30-Nov-2020."))
+    assert fields.references == frozenset()
+    assert extract_fields(_with("Job ID: 4711")).references == {"4711"}
+
+
+# --- salary ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("salary", "description", "expected"),
+    [
+        ("£25,000 - £30,000 per annum", "", (25000.0, 30000.0)),
+        ("30k", "", (30000.0, 30000.0)),
+        ("", "Salaire : 45 000 € - 55 000 € par an.", (45000.0, 55000.0)),
+        ("€45.000 - €52.500", "", (45000.0, 52500.0)),
+        ("£9.86 per hour", "", (9.86, 9.86)),
+        ("24,907.00 - 30,615.00", "", (24907.0, 30615.0)),
+        ("Up to Band 7 (depending on experience)", "", None),
+        ("Competitive", "Pay is EUR 3.200 per month.", (3200.0, 3200.0)),
+    ],
+)
+def test_salary(salary: str, description: str, expected: tuple[float, float] | None) -> None:
+    posting = _with(description or "Text.", salary=salary) if salary else _with(description)
+    assert extract_fields(posting).salary == expected
+
+
+# --- grade, seniority, contract --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("title", "grades"),
+    [
+        ("Staff Nurse - Band 5", {"5"}),
+        ("Band 5/6 Staff Nurse", {"5", "6"}),
+        ("Nurse Specialist Band 8a", {"8a"}),
+        ("Policy Officer, Grade 7", {"7"}),
+        ("Ingenieur (E13)", {"13"}),
+        ("Beleidsmedewerker schaal 10", {"10"}),
+        ("Staff Nurse", set()),
+    ],
+)
+def test_title_grades(title: str, grades: set[str]) -> None:
+    assert extract_fields(_with("Text.", title=title)).grades == grades
+
+
+def test_grade_in_salary_field_and_description() -> None:
+    fields = extract_fields(ENGINEER_DE)
+    assert fields.description_grades == {"13"}
+    assert extract_fields(_with("Text.", salary="Band 6")).grades == {"6"}
+    salary_numbers = extract_fields(_with("Band 5 £24,907 - £30,615 per annum."))
+    assert salary_numbers.description_grades == {"5"}
+
+
+@pytest.mark.parametrize(
+    ("title", "seniority"),
+    [
+        ("Senior Software Engineer", {"senior"}),
+        ("Junior Accountant", {"junior"}),
+        ("Chef de projet", {"lead"}),
+        ("Stagiaire marketing", {"trainee"}),
+        ("Werkstudent Vertrieb (m/w/d)", {"trainee"}),
+        ("Head of People Operations", {"head"}),
+        ("Nurse", set()),
+    ],
+)
+def test_seniority(title: str, seniority: set[str]) -> None:
+    assert extract_fields(_with("Text.", title=title)).seniority == seniority
+
+
+@pytest.mark.parametrize(
+    ("title", "markers"),
+    [
+        ("Bank Mental Health Nurse - Band 5", {"bank"}),
+        ("Locum Consultant Psychiatrist", {"locum"}),
+        ("Theatre Practitioner - 12 Month Fixed Term Contract", {"fixed"}),
+        ("Comptable (CDD)", {"fixed"}),
+        ("Sachbearbeiter (befristet, Teilzeit)", {"fixed", "part"}),
+        ("Verpleegkundige - tijdelijk", {"fixed"}),
+        ("Night Support Worker", {"night"}),
+        ("Registered Nurse", set()),
+    ],
+)
+def test_title_contract_markers(title: str, markers: set[str]) -> None:
+    assert extract_fields(_with("Text.", title=title)).title_contract == markers
+
+
+def test_description_contract_markers_need_context() -> None:
+    assert extract_fields(_with("We are closed on bank holidays.")).description_contract == set()
+    cover = extract_fields(_with("The post holder will cover a maternity leave."))
+    assert cover.description_contract == {"fixed"}
+    assert extract_fields(ADVISOR_NL).description_contract == {"fixed"}
+    assert extract_fields(DEVELOPER_FR).description_contract == {"permanent", "full"}
+    assert "permanent" in extract_fields(ENGINEER_DE).description_contract
+
+
+# --- company and place ---------------------------------------------------------------------------
+
+
+def test_company_key_drops_legal_form_and_keeps_distinctive_words() -> None:
+    fields = extract_fields(NURSE_EN)
+    assert fields.company_key == "riverside hospitals"
+    assert fields.company_tokens == {"riverside"}
+    assert extract_fields(DEVELOPER_FR).company_key == "dataflux"
+
+
+@pytest.mark.parametrize(
+    ("location", "postcodes", "outward", "towns"),
+    [
+        ("Riverside Hospital, Stevenage SG1 4AB", {"sg1 4ab"}, {"sg1"}, {"riverside", "stevenage"}),
+        ("Southend SS0", set(), {"ss0"}, {"southend"}),
+        ("Lyon 69002", {"69002"}, set(), {"lyon"}),
+        ("Utrecht, 3511 AB", {"3511ab"}, set(), {"utrecht"}),
+        ("00-950 Warszawa", {"00950"}, set(), {"warszawa"}),
+    ],
+)
+def test_location_parts(
+    location: str, postcodes: set[str], outward: set[str], towns: set[str]
+) -> None:
+    fields = extract_fields(_with("Text.", location=location))
+    assert fields.postcodes == postcodes
+    assert fields.outward_codes == outward
+    assert fields.towns == towns
+    assert place_keys(location) == (frozenset(postcodes | outward), frozenset(towns))
+
+
+def test_remote_markers() -> None:
+    assert extract_fields(_with("Text.", title="Data Engineer - Remote")).remote
+    assert extract_fields(_with("Text.", location="Télétravail")).remote
+    assert not extract_fields(NURSE_EN).remote
+
+
+# --- language and text ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("posting", "language"),
+    [(NURSE_EN, "en"), (DEVELOPER_FR, "fr"), (ENGINEER_DE, "de"), (ADVISOR_NL, "nl")],
+)
+def test_language_given_or_guessed(posting: dict[str, Any], language: str) -> None:
+    guessed = {k: v for k, v in posting.items() if k != "language"}
+    assert extract_fields(posting).language == language
+    assert extract_fields(guessed).language == language
+
+
+def test_language_codes_are_normalised() -> None:
+    assert extract_fields(_with("Text.", language="fr-BE")).language == "fr"
+    assert extract_fields(_with("Text.", language="bg")).language == "cyrl"
+    cyrillic = "Търсим инженер проектант за нашия екип в София с опит в строителството"
+    assert extract_fields(_with(cyrillic)).language == "cyrl"
+
+
+def test_description_hash_ignores_markup_and_case() -> None:
+    html = {**NURSE_EN, "description": "<p>" + NURSE_EN["description"].upper() + "</p>"}
+    assert extract_fields(html).description_hash == extract_fields(NURSE_EN).description_hash
+
+
+def test_missing_fields_are_empty() -> None:
+    fields = extract_fields({"id": "x", "title": "", "description": ""})
+    assert fields.title_key == ""
+    assert fields.company_key == ""
+    assert fields.location_key == ""
+    assert fields.salary is None
+    assert fields.language is None
+    assert fields.shingles.size == 0

@@ -1,0 +1,198 @@
+"""Training on a tiny in-test fixture, the artifact round trip, its checks and the scorer."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from classifier.features import FEATURE_NAMES, FEATURE_VERSION, pair_features
+from classifier.model import (
+    METADATA_FILE,
+    MODEL_FILE,
+    ClassifierError,
+    LightGBMScorer,
+    ModelMismatch,
+    ModelNotFound,
+    load_model,
+)
+from classifier.pairs import PairExample, PairPlan, Synthesiser
+from classifier.scoring import Candidate, PairScorer
+from classifier.train import choose_threshold, split, train
+from indexer.minhash import SketchParams, estimate_jaccard, overlap_from_jaccard
+from indexer.prepare import prepare_document, to_stored
+from tests.classifier.postings import BASE_POSTINGS, NURSE_EN, synthetic_ads
+
+PLAN = PairPlan(positives=120, mutations=120, boilerplate=15, random=25)
+
+
+def _fixture_pairs(seed: int = 11) -> list[PairExample]:
+    synthesiser = Synthesiser(synthetic_ads(24), random.Random(seed))
+    return [synthesiser.finish(raw) for raw in synthesiser.build(PLAN)]
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    root = tmp_path_factory.mktemp("classifier")
+    feedback = [{"a": NURSE_EN, "b": {**NURSE_EN, "id": "fb"}, "label": "duplicate"}]
+    metrics = train(
+        root / "model",
+        seed=3,
+        pairs=_fixture_pairs(),
+        data_dir=root,
+        workers=1,
+        feedback_pairs=feedback,
+    )
+    return root / "model", metrics
+
+
+def test_training_writes_a_small_artifact_with_metadata(
+    trained: tuple[Path, dict[str, Any]],
+) -> None:
+    directory, metrics = trained
+    assert (directory / MODEL_FILE).stat().st_size < 1_000_000
+    metadata = json.loads((directory / METADATA_FILE).read_text())
+    assert metadata["feature_names"] == list(FEATURE_NAMES)
+    assert metadata["feature_version"] == FEATURE_VERSION
+    assert 0.0 < metadata["threshold"] < 1.0
+    assert metadata["threshold_rule"]
+    assert metadata["version"] == metrics["version"]
+    assert len(metadata["training_data_sha256"]) == 64
+    assert {"lightgbm", "numpy", "python"} <= set(metadata["libraries"])
+    assert metrics["held_out"]["roc_auc"] > 0.8
+    assert metrics["pairs"]["total"] == len(_fixture_pairs()) + 1
+
+
+def test_training_is_reproducible(trained: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
+    directory, _ = trained
+    feedback = [{"a": NURSE_EN, "b": {**NURSE_EN, "id": "fb"}, "label": "duplicate"}]
+    train(
+        tmp_path / "again",
+        seed=3,
+        pairs=_fixture_pairs(),
+        data_dir=tmp_path,
+        workers=1,
+        feedback_pairs=feedback,
+    )
+    assert (tmp_path / "again" / MODEL_FILE).read_bytes() == (directory / MODEL_FILE).read_bytes()
+
+
+def test_save_load_round_trip_gives_identical_predictions(
+    trained: tuple[Path, dict[str, Any]],
+) -> None:
+    directory, _ = trained
+    first, second = load_model(directory), load_model(directory)
+    matrix = np.vstack([pair_features(a, b) for a in BASE_POSTINGS for b in BASE_POSTINGS])
+    np.testing.assert_array_equal(first.predict(matrix), second.predict(matrix))
+    assert first.version == second.version
+
+
+def _candidates(
+    query_doc: dict[str, Any], others: list[dict[str, Any]]
+) -> tuple[Any, list[Candidate]]:
+    params = SketchParams()
+    query = prepare_document(query_doc, params)
+    candidates = []
+    for document in others:
+        prepared = prepare_document(document, params)
+        jaccard = estimate_jaccard(query.sketch, prepared.sketch)
+        overlap = overlap_from_jaccard(jaccard, query.shingle_count, prepared.shingle_count)
+        candidates.append(Candidate(to_stored(prepared, prepared.id), jaccard, overlap))
+    return query, candidates
+
+
+def test_scorer_scores_all_candidates_in_one_predict(
+    trained: tuple[Path, dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scorer = load_model(trained[0])
+    _: PairScorer = scorer  # satisfies the protocol
+    assert (scorer.name, scorer.needs_documents) == ("lightgbm", True)
+    copy = {**NURSE_EN, "id": "copy", "title": "Staff Nurse - Band 5 (m/w/d)"}
+    moved = {**NURSE_EN, "id": "moved", "location": "Hitchin SG5 1AB", "title": "Bank Nurse"}
+    query, candidates = _candidates(NURSE_EN, [copy, moved, *BASE_POSTINGS[1:]])
+    calls: list[int] = []
+    predict = scorer.booster.predict
+
+    def counting(data: Any, **kwargs: Any) -> Any:
+        calls.append(len(data))
+        return predict(data, **kwargs)
+
+    monkeypatch.setattr(scorer.booster, "predict", counting)
+    scores = scorer.score(query, candidates)
+    assert calls == [len(candidates)]
+    assert len(scores) == len(candidates)
+    assert all(0.0 <= s <= 1.0 for s in scores)
+    assert scores[0] == max(scores)
+    assert scorer.score(query, []) == []
+
+
+def test_explain_lists_contributions(trained: tuple[Path, dict[str, Any]]) -> None:
+    scorer = load_model(trained[0])
+    query, candidates = _candidates(NURSE_EN, [{**NURSE_EN, "id": "c"}])
+    explanation = scorer.explain(query, candidates[0], top=5)
+    assert len(explanation) == 5
+    assert all(item.feature in FEATURE_NAMES for item in explanation)
+    magnitudes = [abs(item.contribution) for item in explanation]
+    assert magnitudes == sorted(magnitudes, reverse=True)
+    description_equal = next(
+        (
+            i
+            for i in scorer.explain(query, candidates[0], top=len(FEATURE_NAMES))
+            if i.feature == "description_equal"
+        ),
+    )
+    assert description_equal.value == 1.0
+    assert scorer.explain_pair(NURSE_EN, {**NURSE_EN, "id": "c"}, top=3)[0].feature in FEATURE_NAMES
+
+
+def _copy_artifact(source: Path, target: Path, **changes: Any) -> Path:
+    target.mkdir()
+    (target / MODEL_FILE).write_bytes((source / MODEL_FILE).read_bytes())
+    metadata = json.loads((source / METADATA_FILE).read_text())
+    (target / METADATA_FILE).write_text(json.dumps({**metadata, **changes}))
+    return target
+
+
+def test_feature_mismatch_is_refused(trained: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
+    source = trained[0]
+    renamed = [*FEATURE_NAMES[:-1], "something_else"]
+    with pytest.raises(ModelMismatch, match="something_else"):
+        load_model(_copy_artifact(source, tmp_path / "names", feature_names=renamed))
+    with pytest.raises(ModelMismatch, match="feature version"):
+        load_model(_copy_artifact(source, tmp_path / "version", feature_version=-1))
+    reordered = [FEATURE_NAMES[1], FEATURE_NAMES[0], *FEATURE_NAMES[2:]]
+    with pytest.raises(ModelMismatch):
+        load_model(_copy_artifact(source, tmp_path / "order", feature_names=reordered))
+
+
+def test_missing_artifact(tmp_path: Path) -> None:
+    with pytest.raises(ModelNotFound):
+        load_model(tmp_path)
+    assert issubclass(ModelMismatch, ClassifierError)
+    assert issubclass(ModelNotFound, ClassifierError)
+
+
+def test_threshold_override(trained: tuple[Path, dict[str, Any]]) -> None:
+    assert load_model(trained[0], threshold=0.9).threshold == 0.9
+    assert isinstance(load_model(trained[0]), LightGBMScorer)
+
+
+def test_split_keeps_groups_together() -> None:
+    pairs = _fixture_pairs()
+    train_idx, held_idx = split(pairs, seed=3)
+    held_groups = {g for i in held_idx for g in pairs[i].groups}
+    train_groups = {g for i in train_idx for g in pairs[i].groups}
+    assert held_groups.isdisjoint(train_groups)
+    assert set(train_idx).isdisjoint(held_idx)
+
+
+def test_choose_threshold_maximises_f1() -> None:
+    labels = np.array([0, 0, 0, 1, 1, 1])
+    scores = np.array([0.1, 0.2, 0.3, 0.7, 0.8, 0.9])
+    threshold = choose_threshold(labels, scores)
+    assert 0.3 < threshold <= 0.7
+    assert threshold == pytest.approx(0.5)

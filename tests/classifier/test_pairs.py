@@ -1,0 +1,132 @@
+"""Training-pair generation: re-posting variants, vacancy-changing mutations, real-pair labels."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from classifier import mutations, variants
+from classifier.corpora import Ad
+from classifier.fields import extract_fields
+from classifier.pairs import PairPlan, Synthesiser, label_real
+from indexer.text import clean, normalise_company, normalise_title
+from tests.classifier.postings import DEVELOPER_FR, NURSE_EN, synthetic_ads
+
+CTX = variants.Context(language="en")
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_repost_keeps_the_vacancy(seed: int) -> None:
+    rng = random.Random(seed)
+    repost = variants.repost(NURSE_EN, rng, CTX)
+    assert repost["description"].strip()
+    assert normalise_company(repost.get("company")) in ("", normalise_company(NURSE_EN["company"]))
+    before, after = extract_fields(NURSE_EN), extract_fields(repost)
+    assert after.grades <= before.grades | {"5"}
+    assert not after.title_contract - {"full", "permanent", "part"}
+    if after.outward_codes:
+        assert after.outward_codes == before.outward_codes
+
+
+def test_repost_is_reproducible() -> None:
+    first = variants.repost(DEVELOPER_FR, random.Random(3), CTX)
+    second = variants.repost(DEVELOPER_FR, random.Random(3), CTX)
+    assert first == second
+
+
+def test_snippet_cuts_at_a_word() -> None:
+    cut = variants.snippet(NURSE_EN, random.Random(1), CTX)["description"]
+    assert len(cut) < len(NURSE_EN["description"])
+    body = cut.rstrip(".… []").removesuffix("... Read more").rstrip(".… []")
+    assert NURSE_EN["description"].startswith(body)
+
+
+def test_retitle_keeps_the_title_key() -> None:
+    for seed in range(30):
+        title = variants.retitle(DEVELOPER_FR, random.Random(seed), CTX)["title"]
+        key = normalise_title(title)
+        assert "developpeur python" in key, title
+
+
+def test_via_recruiter_names_the_client() -> None:
+    posted = variants.via_recruiter(NURSE_EN, random.Random(0), CTX)
+    assert posted["company"] in variants.RECRUITERS
+    assert NURSE_EN["company"] in posted["description"]
+
+
+DONORS = mutations.Donors(
+    locations=["Riverside Hospital, Stevenage SG1 4AB", "Stevenage SG1 4AB", "Hitchin SG5 1AB"],
+    titles=["Healthcare Assistant", "Staff Nurse - Band 5"],
+    employers=[("Northside Care Ltd", "Luton LU1 2AA")],
+)
+
+
+def test_other_location_picks_a_clearly_different_place() -> None:
+    for seed in range(10):
+        pair = mutations.other_location(NURSE_EN, random.Random(seed), DONORS)
+        assert pair is not None
+        assert pair[1]["location"] == "Hitchin SG5 1AB"  # the other two are the same place
+
+
+def test_other_grade_moves_the_band_everywhere() -> None:
+    pair = mutations.other_grade(NURSE_EN, random.Random(0), DONORS)
+    assert pair is not None
+    first, second = (extract_fields(p) for p in pair)
+    assert first.grades.isdisjoint(second.grades)
+    assert first.salary != second.salary
+
+
+def test_other_employer_moves_company_place_and_name_in_text() -> None:
+    pair = mutations.other_employer(NURSE_EN, random.Random(1), DONORS)
+    assert pair is not None
+    moved = pair[1]
+    assert moved["location"] == "Luton LU1 2AA"
+    assert "riverside" not in clean(moved["description"]).split()
+
+
+def test_other_terms_only_changes_the_text() -> None:
+    pair = mutations.other_terms(NURSE_EN, random.Random(2), DONORS)
+    assert pair is not None
+    first, second = pair
+    assert first["title"] == second["title"]
+    assert len(second["description"]) > len(first["description"])
+
+
+def _ad(document: dict[str, object], group: str = "g") -> Ad:
+    return Ad(dict(document), group, "en")
+
+
+def test_real_labels() -> None:
+    a = _ad(NURSE_EN)
+    copy = _ad({**NURSE_EN, "id": "b"})
+    fa, fb = extract_fields(a.document), extract_fields(copy.document)
+    assert label_real(a, copy, fa, fb, 0.95) == (1, "real_repost")
+    assert label_real(a, copy, fa, fb, 0.3) == (0, "real_role")
+    assert label_real(a, copy, fa, fb, 0.6) is None
+    moved = _ad({**NURSE_EN, "id": "c", "location": "Hitchin SG5 1AB"})
+    assert label_real(a, moved, fa, extract_fields(moved.document), 1.0) == (0, "real_location")
+    bank = _ad({**NURSE_EN, "id": "d", "title": "Staff Nurse - Band 5", "salary": "£18.85"})
+    assert label_real(a, bank, fa, extract_fields(bank.document), 1.0) == (
+        0,
+        "real_grade_or_contract",
+    )
+    other = _ad({**NURSE_EN, "id": "e"}, group="h")
+    assert label_real(a, other, fa, extract_fields(other.document), 0.5) == (0, "real_employer")
+
+
+def test_synthesiser_is_reproducible_and_labels_both_classes() -> None:
+    plan = PairPlan(positives=20, mutations=20, boilerplate=5, random=5)
+    ads = synthetic_ads(8)
+
+    def build(seed: int) -> list[tuple[str, int, str, str]]:
+        synthesiser = Synthesiser(ads, random.Random(seed))
+        pairs = [synthesiser.finish(raw) for raw in synthesiser.build(plan)]
+        return [(p.kind, p.label, p.a["description"], p.b["title"]) for p in pairs]
+
+    first = build(5)
+    assert first == build(5)
+    assert first != build(6)
+    labels = [label for _, label, _, _ in first]
+    assert labels.count(1) == 20
+    assert len(labels) >= 45
