@@ -64,9 +64,9 @@ class CandidateQuery:
     """Find postings that share a band key or the block key, inside a posted_at window.
 
     `since`/`until` are inclusive bounds (None = unbounded). Results are ordered by the number
-    of shared band keys (descending), then by posted_at and id, and cut at `limit`. Without
-    `with_documents` the records carry empty `document` and `decision` dicts: candidate
-    verification needs only sketches and keys, and decoding documents is costly.
+    of shared band keys (descending), then by posted_at and id, and cut at `limit`. Candidate
+    records may carry an empty `decision`, and an empty `document` unless `with_documents`:
+    verification needs only sketches and keys, and decoding JSON is costly.
     """
 
     band_keys: Sequence[int]
