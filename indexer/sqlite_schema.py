@@ -71,9 +71,7 @@ SELECT_LIGHT = (
 )
 # Candidates for a scorer that reads documents still skip the stored decision.
 SELECT_CANDIDATE = (
-    "SELECT "
-    + ", ".join(f"p.{name}" for name in FIELDS if name != "decision")
-    + " FROM postings p"
+    "SELECT " + ", ".join(f"p.{name}" for name in FIELDS if name != "decision") + " FROM postings p"
 )
 INSERT_POSTING = (
     f"INSERT INTO postings ({', '.join(FIELDS)}, band_keys)"
