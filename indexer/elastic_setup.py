@@ -21,7 +21,7 @@ from indexer.elastic_bodies import (
 from indexer.elastic_client import EngineClient
 from indexer.elastic_docs import Source
 from indexer.minhash import SketchParams
-from indexer.store import SCHEMA_VERSION, IncompatibleIndex, StoreUnavailable
+from indexer.store import SCHEMA_VERSION, StoreUnavailable, check_compatible
 
 logger = logging.getLogger(__name__)
 
@@ -51,23 +51,7 @@ def open_indices(
     hit = hit or client.get(names.clusters, META_ID)
     stored: dict[str, Any] = hit["_source"] if hit else {}
     where = f"{client.engine} index {names.prefix}"
-    if stored.get("schema_version") != SCHEMA_VERSION:
-        raise IncompatibleIndex(
-            f"{where} has schema version {stored.get('schema_version')}, this service "
-            f"needs {SCHEMA_VERSION}; rebuild the index"
-        )
-    wanted, found = params.to_dict(), stored.get("params", {})
-    differences = [
-        f"{key}={found.get(key, '<unset>')!r} (service configured with "
-        f"{key}={wanted.get(key, '<unset>')!r})"
-        for key in sorted(set(found) | set(wanted))
-        if found.get(key) != wanted.get(key)
-    ]
-    if differences:
-        raise IncompatibleIndex(
-            f"{where} was built with {', '.join(differences)}; rebuild the index or "
-            "configure the same sketch parameters"
-        )
+    check_compatible(where, stored.get("schema_version"), stored.get("params", {}), params)
 
 
 class EngineFetcher:

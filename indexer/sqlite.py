@@ -54,6 +54,7 @@ from indexer.store import (
     StoreError,
     StoreUnavailable,
     WriteSet,
+    check_compatible,
 )
 
 logger = logging.getLogger(__name__)
@@ -176,25 +177,8 @@ class SqliteStore:
                 logger.info("created index %s", self._path)
                 return
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        version = meta.get("schema_version")
-        if version != str(SCHEMA_VERSION):
-            raise IncompatibleIndex(
-                f"index at {self._path} has schema version {version}, this service needs "
-                f"{SCHEMA_VERSION}; rebuild the index"
-            )
         stored: dict[str, Any] = json.loads(meta.get("params", "{}"))
-        wanted = self._params.to_dict()
-        differences = [
-            f"{key}={stored.get(key, '<unset>')!r} (service configured with "
-            f"{key}={wanted.get(key, '<unset>')!r})"
-            for key in sorted(set(stored) | set(wanted))
-            if stored.get(key) != wanted.get(key)
-        ]
-        if differences:
-            raise IncompatibleIndex(
-                f"index at {self._path} was built with {', '.join(differences)}; rebuild the "
-                "index or configure the same sketch parameters"
-            )
+        check_compatible(f"index at {self._path}", meta.get("schema_version"), stored, self._params)
 
     # -- lifecycle ------------------------------------------------------------------------
 

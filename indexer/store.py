@@ -35,6 +35,30 @@ class IncompatibleIndex(StoreError):
     """
 
 
+def check_compatible(
+    where: str, stored_version: object, stored_params: dict[str, Any], params: SketchParams
+) -> None:
+    """Raise `IncompatibleIndex` unless an index's stored schema version and sketch parameters
+    are this code's: the one check every adapter runs at open, with one wording."""
+    if str(stored_version) != str(SCHEMA_VERSION):
+        raise IncompatibleIndex(
+            f"{where} has schema version {stored_version}, this service needs "
+            f"{SCHEMA_VERSION}; rebuild the index"
+        )
+    wanted = params.to_dict()
+    differences = [
+        f"{key}={stored_params.get(key, '<unset>')!r} (service configured with "
+        f"{key}={wanted.get(key, '<unset>')!r})"
+        for key in sorted(set(stored_params) | set(wanted))
+        if stored_params.get(key) != wanted.get(key)
+    ]
+    if differences:
+        raise IncompatibleIndex(
+            f"{where} was built with {', '.join(differences)}; rebuild the index or "
+            "configure the same sketch parameters"
+        )
+
+
 @dataclass(frozen=True)
 class StoredPosting:
     """One indexed posting: its identity, blocking fields, sketch and cluster.
