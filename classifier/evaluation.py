@@ -41,8 +41,9 @@ def score_pairs(
     posting and `b` as the indexed candidate (the direction the service sees)."""
     results = []
     for pair in pairs:
-        query = prepare_document(pair["a"], params)
-        other = prepare_document(pair["b"], params)
+        a, b = _dated(pair["a"], pair["b"]), _dated(pair["b"], pair["a"])
+        query = prepare_document(a, params)
+        other = prepare_document(b, params)
         jaccard = estimate_jaccard(query.sketch, other.sketch)
         overlap = overlap_from_jaccard(jaccard, query.shingle_count, other.shingle_count)
         candidate = Candidate(to_stored(other, cluster_id=other.id), jaccard, overlap)
@@ -61,6 +62,14 @@ def score_pairs(
             )
         )
     return results
+
+
+def _dated(side: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
+    """A side without posted_at takes the other side's, so an unknown date reads as "no
+    gap" rather than as decades apart (which would skew the date features and the type)."""
+    if side.get("posted_at") or not other.get("posted_at"):
+        return side
+    return {**side, "posted_at": other["posted_at"]}
 
 
 def roc_auc(labels: Sequence[bool], scores: Sequence[float]) -> float:

@@ -261,25 +261,56 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _lenient_posting(raw: object, fallback_id: str) -> dict[str, Any]:
+    """A pair side that fails the `/dedup` schema, made scorable rather than dropped: known
+    fields kept as strings, unknown ones moved into `extra`, a missing id or posted_at taken
+    from the pair. Offline evaluation must give one prediction per pair."""
+    data = raw if isinstance(raw, dict) else {}
+    known = set(Posting.model_fields) - {"extra"}
+    document: dict[str, Any] = {
+        k: str(v) for k, v in data.items() if k in known and v is not None and k != "posted_at"
+    }
+    document.setdefault("id", fallback_id)
+    try:
+        posted = Posting.model_validate(
+            {"id": "x", "title": "x", "description": "x", "posted_at": data.get("posted_at")}
+        ).posted_at
+    except ValidationError:
+        posted = None
+    if posted is not None:
+        document["posted_at"] = posted.isoformat()
+    extra = {k: v for k, v in data.items() if k not in known and k != "extra"}
+    if isinstance(data.get("extra"), dict) or extra:
+        document["extra"] = {**(data.get("extra") or {}), **extra}
+    return document
+
+
 def _read_pairs(path: Path, report: Callable[[str], None]) -> list[dict[str, Any]]:
-    """Labelled pairs from JSONL; a line whose JSON or postings are invalid is reported with
-    its number and skipped. Postings are validated like `/dedup` input."""
+    """Labelled pairs from JSONL. Postings are validated like `/dedup` input; a side that
+    fails is reported with its line number and still scored as given (see
+    `_lenient_posting`); a line that is not a pair object is reported and skipped."""
     pairs: list[dict[str, Any]] = []
     for number, line in _numbered_lines(path, report):
         try:
             pair = json.loads(line)
-            sides = {k: Posting.model_validate(pair[k]) for k in ("a", "b")}
+            sides = {k: pair[k] for k in ("a", "b")}
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
             report(f"line {number}: not a pair object with 'a' and 'b': {exc}")
             continue
-        except ValidationError as exc:
-            reasons = "; ".join(
-                f"{d['field']}: {d['reason']}" for d in validation_details(exc.errors())
-            )
-            report(f"line {number}: invalid posting: {reasons}")
-            continue
-        for key, posting in sides.items():
-            pair[key] = posting.model_dump(mode="json", exclude_none=True)
+        pair.setdefault("pair_id", f"line-{number}")
+        for key, raw in sides.items():
+            try:
+                posting = Posting.model_validate(raw)
+                pair[key] = posting.model_dump(mode="json", exclude_none=True)
+            except ValidationError as exc:
+                reasons = "; ".join(
+                    f"{d['field']}: {d['reason']}" for d in validation_details(exc.errors())
+                )
+                report(
+                    f"line {number}: posting {key} does not fit the schema ({reasons}); "
+                    "scored as given"
+                )
+                pair[key] = _lenient_posting(raw, f"{pair['pair_id']}-{key}")
         pairs.append(pair)
     return pairs
 
