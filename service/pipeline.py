@@ -34,7 +34,6 @@ from service.preparation import groups, prepare_ahead, prepare_posting
 from service.schemas import Posting
 
 logger = logging.getLogger(__name__)
-STAGES = ("clean", "sketch", "candidates", "score", "persist")
 
 
 def _now() -> datetime:

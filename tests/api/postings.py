@@ -181,3 +181,26 @@ def generated_text(seed: int, words: int = 120) -> str:
     """A deterministic pseudo-ad of `words` words; two seeds give unrelated texts."""
     rng = random.Random(seed)
     return " ".join(rng.choice(_VOCABULARY) for _ in range(words))
+
+
+def near_duplicate_pair(n: int, seed: int = 100) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An ad and its re-post on another site: the same words, the re-post as HTML with an
+    entity, retitled "(H/F)" and with the company's legal form added."""
+    text = generated_text(seed=seed + n, words=120)
+    original = {
+        "id": f"site-a-{n}",
+        "title": f"Role {n}",
+        "company": f"Employer {n}",
+        "posted_at": "2024-05-01T09:00:00Z",
+        "description": text,
+    }
+    words = text.split()
+    html = f"<p>{' '.join(words[:60])}</p><ul><li>{' '.join(words[60:])}</li></ul>&nbsp;"
+    repost = {
+        "id": f"site-b-{n}",
+        "title": f"Role {n} (H/F)",
+        "company": f"Employer {n} Ltd",
+        "posted_at": "2024-05-01T09:00:00Z",
+        "description": html,
+    }
+    return original, repost

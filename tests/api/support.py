@@ -75,3 +75,20 @@ def serve(app: FastAPI) -> Iterator[str]:
         server.should_exit = True
         thread.join(timeout=10)
         sock.close()
+
+
+def assert_one_cluster_per_pair(
+    results: dict[str, dict[str, Any]], listing: dict[str, Any], pairs: int
+) -> None:
+    """Each `near_duplicate_pair` ended in one cluster (one new, one duplicate of it), and
+    the cluster listing holds exactly those clusters."""
+    clusters = set()
+    for n in range(pairs):
+        a, b = results[f"site-a-{n}"], results[f"site-b-{n}"]
+        assert a["cluster_id"] == b["cluster_id"], (a, b)
+        assert sorted([a["status"], b["status"]]) == ["duplicate", "new"]
+        first, second = (a, b) if a["status"] == "new" else (b, a)
+        assert second["duplicate_of"] == first["id"]
+        clusters.add(a["cluster_id"])
+    assert len(clusters) == pairs
+    assert sorted(c["id"] for c in listing["clusters"]) == sorted(clusters)

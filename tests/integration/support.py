@@ -9,7 +9,6 @@ import numpy as np
 
 from indexer.minhash import Sketch
 from indexer.store import IndexStore, StoredPosting, WriteSet
-from tests.api.postings import generated_text
 
 T0 = datetime(2024, 3, 1, 9, 30, tzinfo=UTC)
 
@@ -50,24 +49,3 @@ def record(
 
 def upsert(store: IndexStore, item: StoredPosting, keys: list[int]) -> None:
     store.apply(WriteSet(upserts=[(item, keys)]))
-
-
-def near_duplicate_pair(n: int) -> tuple[dict[str, Any], dict[str, Any]]:
-    """An ad and its re-post on another site (HTML, retitled, same words)."""
-    text = generated_text(seed=500 + n, words=120)
-    original = {
-        "id": f"site-a-{n}",
-        "title": f"Role {n}",
-        "company": f"Employer {n}",
-        "posted_at": "2024-05-01T09:00:00Z",
-        "description": text,
-    }
-    words = text.split()
-    repost = {
-        "id": f"site-b-{n}",
-        "title": f"Role {n} (H/F)",
-        "company": f"Employer {n} Ltd",
-        "posted_at": "2024-05-01T09:00:00Z",
-        "description": f"<p>{' '.join(words[:60])}</p><ul><li>{' '.join(words[60:])}</li></ul>",
-    }
-    return original, repost

@@ -20,10 +20,11 @@ from tests.api.postings import (
     DATA_ENGINEER,
     DATA_ENGINEER_REPOST,
     STAFF_NURSE,
+    near_duplicate_pair,
     posting,
 )
 from tests.integration.engine import Engine, open_store, point_factory_at_engine
-from tests.integration.support import near_duplicate_pair, record, upsert
+from tests.integration.support import record, upsert
 
 
 def _keys(query: list[int]) -> CandidateQuery:
@@ -75,7 +76,7 @@ def _stream() -> list[dict[str, Any]]:
         posting(BARISTA, description=BARISTA["description"] + " Weekend shifts only."),
     ]
     for n in range(4):
-        items += near_duplicate_pair(n)
+        items += near_duplicate_pair(n, seed=500)
     return items
 
 
