@@ -1,5 +1,6 @@
-"""Contacts, references and salary of a posting: the facts a re-post keeps even when its text
-is cut, re-wrapped or padded (classifier.fields gathers them with the rest).
+"""Contacts, references and pay of a posting: the facts a re-post keeps even when its text
+is cut, re-wrapped or padded (classifier.fields gathers them with the rest). Pay is read with
+the period it is paid for, so a German monthly and an English yearly salary can be compared.
 
 Pure. Regexes run only at positions a `str.find` already located ("@", "http", "ref",
 currency words): a regex scanning a whole 3 KB ad costs a few hundred µs in Python's `re`.
@@ -10,7 +11,9 @@ phone number, and is memoised because an employer's numbers recur across its ads
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 
 import phonenumbers
 
@@ -20,6 +23,12 @@ _MAX_PHONE_CANDIDATES = 8
 _MAX_AMOUNTS = 8
 _NON_DIGIT = re.compile(r"\D")
 _WHITESPACE = re.compile(r"\s")
+_AMOUNT_FOLLOWS = ("eur", "gbp", "chf", "pln", "k ", "k.", "k,")
+_PERIOD_REACH = 20
+"""Characters after an amount within which its period is read ("£30,615 per annum", "3.500
+EUR brutto pro Monat"); further away a period word belongs to something else."""
+_PER_YEAR = {"year": 1.0, "month": 12.0, "week": 52.0}
+_YEARLY_FROM = 10_000.0
 
 
 def positions(haystack: str, needle: str, limit: int = 50) -> list[int]:
@@ -40,7 +49,29 @@ def emails(text: str) -> frozenset[str]:
         domain = lx.EMAIL_DOMAIN.match(text, at + 1)
         if local and domain:
             found.add(f"{local.group(0)}@{domain.group(0)}".lower().strip("."))
-    return frozenset(found)
+    return frozenset(found | _obfuscated_emails(text))
+
+
+def _obfuscated_emails(text: str) -> set[str]:
+    """Addresses written "name [at] domain [dot] com" or "name(at)domain.de", normalised to
+    "name@domain.com" so that they match the plain spelling in another ad. Only brackets
+    (found with str.find) are tried: a regex over the whole ad would cost ten times more."""
+    found: set[str] = set()
+    for opening in "([{":
+        for start in positions(text, opening, limit=100):
+            if at := lx.OBFUSCATED_AT.match(text, start):
+                end = start
+                while end and text[end - 1] == " ":
+                    end -= 1
+                local = lx.EMAIL_LOCAL.search(text, max(0, end - 64), end)
+                domain = lx.OBFUSCATED_DOMAIN.match(text, at.end())
+                if not (local and domain):
+                    continue
+                host = lx.OBFUSCATED_DOT.sub(".", domain.group(0)).lower().strip(".")
+                suffix = host.rsplit(".", 1)[-1]
+                if "." in host and len(suffix) >= 2 and suffix.isalpha():
+                    found.add(f"{local.group(0).lower()}@{host}")
+    return found
 
 
 def urls(text: str) -> frozenset[str]:
@@ -58,14 +89,20 @@ def urls(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def phones(text: str, region: str, references: frozenset[str] = frozenset()) -> frozenset[str]:
-    """E.164 numbers of the phone-like substrings of `text` (national numbers read in the
-    region of the ad's language, GB by default); a reference code ("Kennziffer 2024-0815")
-    is not a phone number even when it has eight digits."""
+def phones(
+    text: str,
+    region: str,
+    references: frozenset[str] = frozenset(),
+    fallbacks: tuple[str, ...] = (),
+) -> frozenset[str]:
+    """E.164 numbers of the phone-like substrings of `text`: national numbers are read in
+    `region` (the ad's language's, GB by default), else in the first of `fallbacks` where they
+    are valid (a French-language ad from Brussels: "02 555 12 34" is Belgian), else as a
+    possible number of `region`. A reference code ("Kennziffer 2024-0815") or a salary
+    ("45.000 - 55.000 EUR") is not a phone number even when it has eight digits."""
     found: set[str] = set()
-    for count, match in enumerate(lx.PHONE_CANDIDATE.finditer(text)):
-        if count >= _MAX_PHONE_CANDIDATES:
-            break
+    first = islice(lx.PHONE_CANDIDATE.finditer(text), _MAX_PHONE_CANDIDATES)
+    for match in [*first, *_slashed_phones(text)][:_MAX_PHONE_CANDIDATES]:
         start = match.start()
         before = text[start - 1] if start else " "
         if before.isalnum() or before in "/,.-_":
@@ -79,19 +116,64 @@ def phones(text: str, region: str, references: frozenset[str] = frozenset()) -> 
         ):
             continue
         plus = "+" if text[max(0, start - 2) : start].strip(" (").endswith("+") else ""
-        number = parse_phone(plus + digits, region)
+        if not plus and _looks_like_amount(candidate, text[match.end() : match.end() + 8]):
+            continue
+        number = _phone(plus + digits, region, fallbacks)
         if number:
             found.add(number)
     return frozenset(found)
 
 
+def _slashed_phones(text: str) -> list[re.Match[str]]:
+    """Numbers with a "/" after the area code, matched from the digits before each "/" (the
+    main prefilter does not take "/", which would join "01482 301701 / 336638" into one)."""
+    found: list[re.Match[str]] = []
+    for slash in positions(text, "/", limit=50):
+        if 0 < slash < len(text) - 1 and text[slash - 1].isdigit() and text[slash + 1].isdigit():
+            start = slash - 1
+            while start and slash - start < 6 and text[start - 1].isdigit():
+                start -= 1
+            if match := lx.SLASHED_PHONE.match(text, start):
+                found.append(match)
+    return found
+
+
+def _looks_like_amount(candidate: str, after: str) -> bool:
+    return bool(lx.PHONE_LIKE_AMOUNT.match(candidate)) and (
+        "." in candidate or "-" in candidate or after.lstrip().lower().startswith(_AMOUNT_FOLLOWS)
+    )
+
+
+def _phone(digits: str, region: str, fallbacks: tuple[str, ...]) -> str | None:
+    if digits.startswith(("+", "00")) or not fallbacks:
+        return parse_phone(digits, region)
+    for candidate_region in (region, *fallbacks):
+        if number := _valid_phone(digits, candidate_region):
+            return number
+    return parse_phone(digits, region)
+
+
 @lru_cache(maxsize=65536)
 def parse_phone(candidate: str, region: str) -> str | None:
+    """E.164 form of a possible phone number (national numbers read in `region`), else None."""
     try:
         number = phonenumbers.parse(candidate, region)
     except phonenumbers.NumberParseException:
         return None
     if not phonenumbers.is_possible_number(number):
+        return None
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+
+
+@lru_cache(maxsize=65536)
+def _valid_phone(candidate: str, region: str) -> str | None:
+    """E.164 form of a number valid in `region` (checked against its numbering plan, which
+    `is_possible_number`, a length test, is not), else None."""
+    try:
+        number = phonenumbers.parse(candidate, region)
+    except phonenumbers.NumberParseException:
+        return None
+    if not phonenumbers.is_valid_number(number):
         return None
     return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
 
@@ -129,36 +211,95 @@ def references(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+_Amount = tuple[float, int, int]
+"""(value, start, end) of an amount in lower-cased text; `end` is where its period may follow
+(after the currency word or the other end of its range)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pay:
+    """A salary as written and as a yearly range.
+
+    `low` and `high` span every amount found, as written (what the shipped model learnt from,
+    even when a field gives a yearly and an hourly figure). `period` is the first period
+    written after an amount ("per annum", "brutto pro Monat", "par mois", "per uur") or
+    before the first ("Jahresgehalt: 52.000 €"), "year" for unlabelled amounts of 10,000 or
+    more, else None. `yearly` converts each amount by its own period (else `period`):
+    monthly × 12, weekly × 52; daily and hourly amounts are left out (the days and hours
+    worked vary too much to convert). A 13th month or holiday pay (NL, BE, AT, DE) adds up to
+    ~17% to twelve months, so yearly amounts compare with a tolerance, not for equality.
+    """
+
+    low: float
+    high: float
+    period: str | None
+    yearly: tuple[float, float] | None
+
+
 def salary(
     salary_text: str,
     salary_tokens: frozenset[str],
     description: str,
     tokens: frozenset[str],
 ) -> tuple[float, float] | None:
-    """(min, max) amount of the salary field, else of currency amounts in the description.
+    """(min, max) amount of the salary field, else of currency amounts in the description
+    (the amounts as written: see `pay` for the period)."""
+    found = pay(salary_text, salary_tokens, description, tokens)
+    return (found.low, found.high) if found else None
+
+
+def pay(
+    salary_text: str,
+    salary_tokens: frozenset[str],
+    description: str,
+    tokens: frozenset[str],
+) -> Pay | None:
+    """The salary of the salary field, else of currency amounts in the description.
 
     In the salary field a bare number counts when it is at least 100 (or has a "k"), so
-    "Up to Band 7" gives no salary; in the description only amounts next to a currency count.
+    "Up to Band 7" gives no salary; in the description only amounts next to a currency count,
+    with the other end of a range ("EUR 45.000 - 55.000", "45-55k €").
     """
-    amounts = _currency_amounts(salary_text, salary_tokens)
-    if salary_text and not amounts:
-        for match in lx.PLAIN_AMOUNT.finditer(salary_text):
-            value = _number(match.group(1), bool(match.group(2)))
-            if value is not None and (value >= 100 or match.group(2)):
-                amounts.append(value)
+    lowered = salary_text.lower()
+    amounts = _currency_amounts(lowered, salary_tokens) or _plain_amounts(lowered)
     if not amounts:
-        amounts = _currency_amounts(description, tokens)
-    amounts = [a for a in amounts if a > 0]
-    return (min(amounts), max(amounts)) if amounts else None
+        lowered = description.lower()
+        amounts = _currency_amounts(lowered, tokens)
+    amounts = sorted((a for a in amounts if a[0] > 0), key=lambda amount: amount[1])
+    if not amounts:
+        return None
+    after = {end: _period_after(lowered, end) for end in {end for _, _, end in amounts}}
+    periods = [after[end] for _, _, end in amounts]  # the ends of a range share one end
+    period = next((p for p in periods if p), None) or _period_before(lowered, amounts[0][1])
+    values = [value for value, _, _ in amounts]
+    if period is None and min(values) >= _YEARLY_FROM:
+        period = "year"
+    per_year = [
+        value * factor
+        for value, own in zip(values, periods, strict=True)
+        if (factor := _PER_YEAR.get(own or period or ""))
+    ]
+    yearly = (min(per_year), max(per_year)) if per_year else None
+    return Pay(min(values), max(values), period, yearly)
 
 
-def _currency_amounts(text: str, tokens: frozenset[str]) -> list[float]:
-    """Amounts written right after or right before a currency word or "$"."""
+def _plain_amounts(lowered: str) -> list[_Amount]:
+    """Numbers of a salary field without a currency: 100 or more, or with a "k"."""
+    found: list[_Amount] = []
+    for match in lx.PLAIN_AMOUNT.finditer(lowered):
+        value = _number(match.group(1), bool(match.group(2)))
+        if value is not None and (value >= 100 or match.group(2)):
+            found.append((value, match.start(), match.end()))
+    return found
+
+
+def _currency_amounts(lowered: str, tokens: frozenset[str]) -> list[_Amount]:
+    """Amounts written right after or right before a currency word or "$", with the other end
+    of their range."""
     words = tokens & lx.CURRENCY_WORDS
-    if not words and "$" not in text:
+    if not words and "$" not in lowered:
         return []
-    lowered = text.lower()
-    amounts: list[float] = []
+    amounts: list[_Amount] = []
     for word in [*sorted(words), "$"]:
         for start in positions(lowered, word, limit=_MAX_AMOUNTS):
             end = start + len(word)
@@ -167,15 +308,53 @@ def _currency_amounts(text: str, tokens: frozenset[str]) -> list[float]:
                 or (end < len(lowered) and lowered[end].isalpha())
             ):
                 continue
-            after = lx.AMOUNT_AFTER.match(lowered, end)
-            before = lx.AMOUNT_BEFORE.search(lowered, max(0, start - 24), start)
-            for match in (after, before):
-                if match:
-                    value = _number(match.group(1), bool(match.group(2)))
-                    if value is not None:
-                        amounts.append(value)
-                    break
+            if match := lx.AMOUNT_AFTER.match(lowered, end):
+                other = lx.RANGE_AFTER.match(lowered, match.end())
+                span = (start, other.end() if other else match.end())
+            elif match := lx.AMOUNT_BEFORE.search(lowered, max(0, start - 24), start):
+                other = lx.RANGE_BEFORE.search(lowered, max(0, match.start() - 24), match.start())
+                span = (other.start() if other else match.start(), end)
+            else:
+                continue
+            amounts += [(value, *span) for value in _range(match, other)]
     return amounts
+
+
+def _range(match: re.Match[str], other: re.Match[str] | None) -> list[float]:
+    """The amount of `match` and, when it is plausible, the other end of its range; a "k" on
+    one end applies to both ("45-55k")."""
+    value = _number(match.group(1), bool(match.group(2)))
+    if value is None:
+        return []
+    if other is None or (partner := _number(other.group(1), bool(other.group(2)))) is None:
+        return [value]
+    if bool(match.group(2)) != bool(other.group(2)) and min(value, partner) < 1000:
+        value, partner = (value * 1000, partner) if value < partner else (value, partner * 1000)
+    return [value, partner] if partner > 0 and 1 / 3 <= value / partner <= 3 else [value]
+
+
+def _period_after(lowered: str, end: int) -> str | None:
+    """The period written within reach after an amount ending at `end`."""
+    for position, name in _periods(lowered, end, end + _PERIOD_REACH + 16):
+        if position - end <= _PERIOD_REACH:
+            return name
+    return None
+
+
+def _period_before(lowered: str, start: int) -> str | None:
+    """The closest period written just before the first amount ("Annual salary: £25,000")."""
+    before = _periods(lowered, max(0, start - 40), start)
+    return before[-1][1] if before else None
+
+
+def _periods(lowered: str, pos: int, endpos: int) -> list[tuple[int, str]]:
+    """(position, period) of the pay periods in lowered[pos:endpos], except those right after
+    a working time ("37.5 hours per week")."""
+    return [
+        (match.start(), match.lastgroup or "")
+        for match in lx.PAY_PERIOD.finditer(lowered, pos, endpos)
+        if not lx.WORKING_TIME.search(lowered, max(0, match.start() - 8), match.start())
+    ]
 
 
 def _number(text: str, kilo: bool) -> float | None:

@@ -24,29 +24,39 @@ import xxhash
 
 from classifier import contacts
 from classifier import lexicon as lx
-from indexer.text import clean, normalise_company, normalise_title, strip_html, tokenize
+from classifier.places import location_parts
+from classifier.places import place_keys as place_keys  # re-exported: mutations uses it
+from indexer.language import detect_language, stop_words
+from indexer.text import (
+    clean,
+    normalise_company,
+    normalise_location,
+    normalise_title,
+    strip_html,
+    tokenize,
+)
 
-_LANGUAGE_SAMPLE = 80  # tokens looked at to guess a language
-_REGIONS = {
-    "en": "GB",
-    "fr": "FR",
-    "de": "DE",
-    "nl": "NL",
-    "es": "ES",
-    "it": "IT",
-    "pt": "PT",
-    "pl": "PL",
-    "ro": "RO",
-    "hr": "HR",
-    "hu": "HU",
-    "lt": "LT",
-    "lv": "LV",
-    "et": "EE",
-    "el": "GR",
+_REGIONS: dict[str, tuple[str, ...]] = {
+    "en": ("GB",),
+    "fr": ("FR", "BE", "CH", "LU"),
+    "de": ("DE", "AT", "CH", "LU"),
+    "nl": ("NL", "BE"),
+    "es": ("ES",),
+    "it": ("IT", "CH"),
+    "pt": ("PT",),
+    "pl": ("PL",),
+    "ro": ("RO",),
+    "hr": ("HR",),
+    "hu": ("HU",),
+    "lt": ("LT",),
+    "lv": ("LV",),
+    "et": ("EE",),
+    "el": ("GR", "CY"),
 }
-_CYRILLIC_LANGUAGES = frozenset({"bg", "ru", "uk", "sr", "mk", "be", "kk"})
-"""Given codes of Cyrillic-script languages map to the guesser's "cyrl", so a posting with a
-`language` field and one without compare equal."""
+"""Phone regions of a language: national numbers are read in the first, else in the first
+of the others where they are valid (a Flemish ad's "0470 12 34 56" is Belgian). English has
+one region: checking validity costs a numbering-plan match per number, and Irish ads are few
+next to UK ones."""
 _TITLE_STOPWORDS = frozenset(
     [
         "and",
@@ -99,7 +109,10 @@ class PostingFields:
     """What the pair features compare, extracted once per posting.
 
     Sets are frozensets of canonical strings; "missing" is an empty set, an empty string or
-    None, and the features decide what a missing value means for a pair.
+    None, and the features decide what a missing value means for a pair. `salary` is the range
+    as written (what the shipped model learnt from); `salary_yearly` the amounts per year
+    (`contacts.Pay`: monthly × 12, weekly × 52, daily and hourly rates left out), which is
+    what compares across boards that state monthly (DE, NL, FR) or yearly (UK) pay.
     """
 
     title_key: str
@@ -122,9 +135,13 @@ class PostingFields:
     urls: frozenset[str]
     references: frozenset[str]
     salary: tuple[float, float] | None
+    salary_period: str | None
+    salary_yearly: tuple[float, float] | None
     description_hash: int
     description_tokens: frozenset[str]
     description_numbers: frozenset[str]
+    content_tokens: frozenset[str]
+    """Description words without numbers and without the stop words of its language."""
     description_length: int
     shingles: npt.NDArray[np.int64]
     language: str | None
@@ -146,14 +163,16 @@ def extract_fields(document: Mapping[str, Any]) -> PostingFields:
     tokens = _tokens(text)
     token_set = frozenset(tokens)
     numbers = frozenset(filter(str.isdigit, token_set))
-    language = _language(document.get("language"), tokens, text.isascii())
+    language = _language(document.get("language"), text)
     location_clean = clean(location)
-    postcodes, outward, places = _postcodes(location_clean, location)
+    postcodes, outward, places = location_parts(location_clean, location)
     padded = f" {' '.join(tokens)} "
     title_padded = f" {' '.join(title_words)} "
     title_table, description_table = _tables()
     company_key = normalise_company(_text(document, "company"))
     references = contacts.references(text) | contacts.references(title)
+    region, *fallbacks = _REGIONS.get(language or "", ("GB",))
+    pay = contacts.pay(salary_text, frozenset(_tokens(salary_text)), text, token_set)
     return PostingFields(
         title_key=title_key,
         title_tokens=frozenset(title_key.split()) - _TITLE_STOPWORDS,
@@ -164,20 +183,23 @@ def extract_fields(document: Mapping[str, Any]) -> PostingFields:
         description_contract=_scan(padded, token_set, description_table),
         company_key=company_key,
         company_tokens=frozenset(company_key.split()) - lx.GENERIC_COMPANY_WORDS,
-        location_key=location_clean,
+        location_key=normalise_location(location),
         location_tokens=places,
         towns=places - lx.GENERIC_PLACE_WORDS,
         postcodes=postcodes,
         outward_codes=outward,
         remote=bool(lx.REMOTE.search(title_padded) or lx.REMOTE.search(location_clean)),
         emails=contacts.emails(text),
-        phones=contacts.phones(text, _REGIONS.get(language or "", "GB"), references),
+        phones=contacts.phones(text, region, references, tuple(fallbacks)),
         urls=contacts.urls(text),
         references=references,
-        salary=contacts.salary(salary_text, frozenset(_tokens(salary_text)), text, token_set),
+        salary=(pay.low, pay.high) if pay else None,
+        salary_period=pay.period if pay else None,
+        salary_yearly=pay.yearly if pay else None,
         description_hash=xxhash.xxh64_intdigest(padded.encode("utf-8")),
         description_tokens=token_set,
         description_numbers=numbers,
+        content_tokens=token_set - numbers - stop_words(language or ""),
         description_length=len(tokens),
         shingles=_shingles(tokens),
         language=language,
@@ -192,12 +214,17 @@ def _shingles(tokens: Sequence[str]) -> npt.NDArray[np.int64]:
         return np.empty(0, dtype=np.int64)
     hashes = np.fromiter(map(hash, tokens), dtype=np.int64, count=len(tokens))
     if len(hashes) < SHINGLE_SIZE:
-        return np.unique(hashes[:1] ^ hashes[-1:])
+        return hashes[:1] ^ hashes[-1:]
     with np.errstate(over="ignore"):
         combined = hashes[: len(hashes) - 2] * np.int64(0x9E3779B1)
         combined ^= hashes[1 : len(hashes) - 1] * np.int64(0x85EBCA77)
         combined ^= hashes[2:] * np.int64(0xC2B2AE3D)
-    return np.unique(combined)
+    # sort + neighbour comparison: np.unique's hashing path took 10x longer on ~500 values
+    combined.sort()
+    keep = np.empty(len(combined), dtype=bool)
+    keep[0] = True
+    np.not_equal(combined[1:], combined[:-1], out=keep[1:])
+    return combined[keep]
 
 
 def _text(document: Mapping[str, Any], key: str) -> str:
@@ -312,75 +339,10 @@ def _grades(tokens: Sequence[str], joined: bool, first_only: bool = False) -> fr
     return frozenset(found)
 
 
-def place_keys(location: str | None) -> tuple[frozenset[str], frozenset[str]]:
-    """(postcodes and UK outward codes, town tokens) of a location string: what two
-    locations must share to possibly be one place of work."""
-    cleaned = clean(location or "")
-    full, outward, places = _postcodes(cleaned, location or "")
-    return full | outward, places - lx.GENERIC_PLACE_WORDS
-
-
-def _postcodes(cleaned: str, raw: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """(full postcodes, UK outward codes, place-name tokens) of a location.
-
-    A UK postcode is an outward token ("sw17") optionally followed by an inward one ("7dj");
-    4-6 digit tokens and Polish "00-950" are generic postcodes. The rest, minus stopwords,
-    are the place-name tokens.
-    """
-    words = cleaned.split()
-    full: set[str] = {f"{a}{b}" for a, b in lx.DASHED_POSTCODE.findall(raw)}
-    outward: set[str] = set()
-    used: set[int] = set()
-    for i, word in enumerate(words):
-        if lx.UK_OUTWARD.match(word) and any(c.isdigit() for c in word):
-            outward.add(word)
-            used.add(i)
-            if i + 1 < len(words) and lx.UK_INWARD.match(words[i + 1]):
-                full.add(f"{word} {words[i + 1]}")
-                used.add(i + 1)
-        elif lx.NUMERIC_POSTCODE.match(word):
-            following = words[i + 1] if i + 1 < len(words) else ""
-            if len(word) == 4 and len(following) == 2 and following.isalpha():
-                full.add(word + following)  # Dutch "3511 AB"
-                used.add(i + 1)
-            else:
-                full.add(word)
-            used.add(i)
-    places = frozenset(
-        w
-        for i, w in enumerate(words)
-        if i not in used and w not in lx.LOCATION_STOPWORDS and not w.isdigit()
-    )
-    return frozenset(full), frozenset(outward), places
-
-
 @cache
-def _stopword_languages() -> dict[str, tuple[str, ...]]:
-    languages: dict[str, list[str]] = {}
-    for language, words in lx.STOPWORDS.items():
-        for word in words:
-            languages.setdefault(word, []).append(language)
-    return {word: tuple(langs) for word, langs in languages.items()}
-
-
-def _language(given: object, tokens: Sequence[str], ascii_only: bool) -> str | None:
-    """The posting's language: the given code's first subtag ("fr-BE" → "fr"), else a guess
-    from stopwords and script over the first tokens ("cyrl" for Cyrillic), else None."""
+def _language(given: object, text: str) -> str | None:
+    """The posting's language: the given code's first subtag ("fr-BE" → "fr"), else what
+    py3langid reads in the opening of the text (`indexer.language`), else None."""
     if isinstance(given, str) and given.strip():
-        code = given.strip().lower().replace("_", "-").split("-")[0]
-        return "cyrl" if code in _CYRILLIC_LANGUAGES else code
-    sample = tokens[:_LANGUAGE_SAMPLE]
-    if not sample:
-        return None
-    if not ascii_only:
-        cyrillic = sum(1 for t in sample if "\u0400" <= t[0] <= "\u04ff")
-        greek = sum(1 for t in sample if "\u0370" <= t[0] <= "\u03ff")
-        if max(cyrillic, greek) * 2 > len(sample):
-            return "cyrl" if cyrillic >= greek else "el"
-    index = _stopword_languages()
-    hits: dict[str, int] = {}
-    for token in sample:
-        for language in index.get(token, ()):
-            hits[language] = hits.get(language, 0) + 1
-    best = max(sorted(hits), key=lambda lang: hits[lang], default=None)
-    return best if best is not None and hits[best] >= 3 else None
+        return given.strip().lower().replace("_", "-").split("-")[0]
+    return detect_language(text)

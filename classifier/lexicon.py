@@ -24,75 +24,50 @@ def words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-SENIORITY_WORDS: dict[str, str] = {
-    "junior": "junior",
-    "jr": "junior",
-    "jnr": "junior",
-    "debutant": "junior",
-    "beginner": "junior",
-    "senior": "senior",
-    "sr": "senior",
-    "snr": "senior",
-    "confirme": "senior",
-    "ervaren": "senior",
-    "lead": "lead",
-    "leader": "lead",
-    "teamleiter": "lead",
-    "teamleiterin": "lead",
-    "leiter": "lead",
-    "leiterin": "lead",
-    "teamleider": "lead",
-    "responsable": "lead",
-    "chef": "lead",
-    "supervisor": "lead",
-    "head": "head",
-    "hoofd": "head",
-    "director": "head",
-    "directeur": "head",
-    "directrice": "head",
-    "direktor": "head",
-    "direktorin": "head",
-    "chief": "head",
-    "principal": "principal",
-    "manager": "manager",
-    "managerin": "manager",
-    "gerant": "manager",
-    "deputy": "deputy",
-    "assistant": "assistant",
-    "assistante": "assistant",
-    "adjoint": "deputy",
-    "adjointe": "deputy",
-    "stellvertretender": "deputy",
-    "stellvertretende": "deputy",
-    "trainee": "trainee",
-    "intern": "trainee",
-    "internship": "trainee",
-    "stagiaire": "trainee",
-    "stage": "trainee",
-    "stagiair": "trainee",
-    "praktikant": "trainee",
-    "praktikantin": "trainee",
-    "praktikum": "trainee",
-    "werkstudent": "trainee",
-    "werkstudentin": "trainee",
-    "apprentice": "trainee",
-    "apprenti": "trainee",
-    "apprentie": "trainee",
-    "alternance": "trainee",
-    "auszubildende": "trainee",
-    "auszubildender": "trainee",
-    "azubi": "trainee",
-    "student": "trainee",
-    "graduate": "trainee",
-}
-"""Title word → canonical seniority. Role nouns ("nurse", "engineer") are not here: two
-titles differing only in the role are caught by the title-token features instead."""
+def by_canonical(table: dict[str, str]) -> dict[str, str]:
+    """Word → canonical name, from canonical name → its words as text."""
+    return {word: canonical for canonical, text in table.items() for word in text.split()}
+
+
+SENIORITY_WORDS = by_canonical(
+    {
+        "junior": "junior jr jnr beginner debutant debutante berufseinsteiger berufseinsteigerin"
+        " einsteiger starter startende młodszy",
+        "medior": "medior",
+        "senior": "senior sr snr confirme confirmee experimente experimentee ervaren erfahren"
+        " erfahrene erfahrener starszy",
+        "lead": "lead leader teamleiter teamleiterin leiter leiterin leitung teamleider"
+        " leidinggevende responsable chef supervisor",
+        "head": "head hoofd director directeur directrice direktor direktorin chief",
+        "principal": "principal",
+        "manager": "manager managerin gerant",
+        "deputy": "deputy adjoint adjointe stellvertretender stellvertretende",
+        "assistant": "assistant assistante",
+        "trainee": "trainee intern internship stagiaire stage stagiair praktikant praktikantin"
+        " praktikum werkstudent werkstudentin apprentice apprenti apprentie alternance"
+        " alternant alternante afstudeerder leerling ausbildung volontar auszubildende"
+        " auszubildender azubi student graduate",
+    }
+)
+"""Title word (cleaned: "confirmé" is "confirme") → canonical seniority, in EN, FR, NL, DE and
+a few other languages. Role nouns ("nurse", "engineer") are not here: two titles differing
+only in the role are caught by the title-token features instead. "medior" (Dutch, between
+junior and senior) is its own level; "mid" and "intermediate" are not read, as NHS titles use
+them for places ("Mid Essex") and services ("Intermediate Care")."""
 
 TITLE_CONTRACT: dict[str, tuple[str, ...]] = {
     "bank": ("bank", "staff bank", "nhsp"),
     "locum": ("locum", "vacataire"),
     "agency": ("agency", "interimaire", "uitzendkracht", "leiharbeit", "zeitarbeit"),
-    "permanent": ("permanent", "cdi", "unbefristet", "vast", "vaste aanstelling"),
+    "permanent": (
+        "permanent",
+        "cdi",
+        "unbefristet",
+        "unbefristete",
+        "festanstellung",
+        "vast",
+        "vaste aanstelling",
+    ),
     "fixed": (
         "fixed term",
         "ftc",
@@ -100,6 +75,7 @@ TITLE_CONTRACT: dict[str, tuple[str, ...]] = {
         "temp",
         "cdd",
         "befristet",
+        "befristete",
         "tijdelijk",
         "tijdelijke",
         "interim",
@@ -111,9 +87,34 @@ TITLE_CONTRACT: dict[str, tuple[str, ...]] = {
         "# monate",
         "# maanden",
     ),
-    "part": ("part time", "parttime", "teilzeit", "temps partiel", "deeltijd", "mi temps"),
-    "full": ("full time", "fulltime", "vollzeit", "temps plein", "temps complet", "voltijd"),
-    "freelance": ("freelance", "freelancer", "freiberuflich", "contractor", "zzp"),
+    "part": (
+        "part time",
+        "parttime",
+        "teilzeit",
+        "temps partiel",
+        "deeltijd",
+        "mi temps",
+        "minijob",
+        "halbtags",
+    ),
+    "full": (
+        "full time",
+        "fulltime",
+        "vollzeit",
+        "temps plein",
+        "temps complet",
+        "plein temps",
+        "voltijd",
+    ),
+    "freelance": (
+        "freelance",
+        "freelancer",
+        "freiberuflich",
+        "contractor",
+        "zzp",
+        "auto entrepreneur",
+        "honorarbasis",
+    ),
     "volunteer": ("volunteer", "voluntary", "benevole", "ehrenamtlich", "vrijwilliger"),
     "night": ("night", "nights", "nachtdienst", "nuit", "nacht"),
     "day": ("days", "days only", "day shift", "day shifts", "tagdienst"),
@@ -148,6 +149,8 @@ DESCRIPTION_CONTRACT: dict[str, tuple[str, ...]] = {
         "unbefristet",
         "unbefristete",
         "unbefristeten",
+        "unbefristetes",
+        "festanstellung",
         "vast contract",
         "vaste aanstelling",
         "vast dienstverband",
@@ -166,6 +169,7 @@ DESCRIPTION_CONTRACT: dict[str, tuple[str, ...]] = {
         "befristete",
         "befristeten",
         "befristeter",
+        "befristetes",
         "tijdelijk contract",
         "tijdelijke aanstelling",
         "tijdelijk dienstverband",
@@ -210,19 +214,23 @@ GRADE_CONNECTORS = words("or to and ou oder of bis et und en a")
 
 REMOTE = re.compile(
     r"\b(?:remote|home\s*based|work\s+from\s+home|wfh|homeoffice|home\s+office"
-    r"|teletravail|thuiswerk\w*|hybrid\w*|hybride|anywhere)\b"
+    r"|teletravail|thuiswerk\w*|thuis\s+werken|telewerk\w*|telearbeit|mobiles\s+arbeiten"
+    r"|hybrid\w*|hybride|anywhere|teletrabajo|teletrabalho|telelavoro|smart\s+working"
+    r"|remoto|zdaln\w+)\b"
 )
 """Remote-work markers in a cleaned title or location (short strings: a regex is fine)."""
 
 UK_OUTWARD = re.compile(r"^[a-z]{1,2}\d[a-z\d]?$")
 UK_INWARD = re.compile(r"^\d[a-z]{2}$")
 NUMERIC_POSTCODE = re.compile(r"^\d{4,6}$")
+JOINED_POSTCODE = re.compile(r"^\d{4}[a-z]{2}$")  # Dutch "1012AB"
 DASHED_POSTCODE = re.compile(r"\b(\d{2})-(\d{3})\b")  # Polish "00-950"
 
 LOCATION_STOPWORDS = words(
     "and the of upon on in at de la le les du des et en und am im an der die das van het op uk"
     " gb united kingdom england scotland wales france deutschland germany nederland netherlands"
-    " belgium belgique street road st rd"
+    " belgium belgique belgie street road st rd cedex remote hybrid hybride teletravail"
+    " thuiswerken thuiswerk homeoffice wfh"
 )
 
 GENERIC_PLACE_WORDS = words(
@@ -241,7 +249,8 @@ GENERIC_COMPANY_WORDS = words(
     " service group gp practice practices partnership council county city ltd limited plc"
     " llp inc company international global solutions recruitment staffing consulting uk"
     " europe national of and the for de la le des et und der die van het sa sas gmbh ag bv"
-    " srl sp z o oo as ab oy"
+    " srl sp z o oo as ab oy nederland deutschland france belgie belgique belgium germany"
+    " netherlands benelux holding"
 )
 """Words of a company name that do not identify it; the rest ("swansea bay", "hywel dda")
 are looked for in the other posting's text, where agencies and shared campaigns name the
@@ -276,7 +285,22 @@ URL = re.compile(r"(?:https?://|www\.)[^\s<>\"'()\[\]]+", re.IGNORECASE)
 PHONE_CANDIDATE = re.compile(r"\d[\d \t().-]{6,20}\d")
 """Cheap prefilter for phone numbers: a digit run with the separators phones use. Only these
 substrings go to `phonenumbers`, which is 50x slower than a regex over the whole text."""
+SLASHED_PHONE = re.compile(r"0\d{1,5}/\d[\d \t().-]{3,20}\d(?!/)")
+"""A German or Hungarian "030/1234567", "06/70-657-4969": a "/" after the area code only
+("01482 301701 / 336638" is two numbers, "01/2020" a date); tried where a "/" is."""
 
+PHONE_LIKE_AMOUNT = re.compile(
+    r"^[1-9]\d{0,2}(?:[ .]\d{3})+(?:\s*-\s*[1-9]\d{0,2}(?:[ .]\d{3})+)?$"
+)
+"""A salary ("45.000 - 55.000", "45 000 - 55 000") that the phone prefilter also accepts; it is
+dropped when it has a "." or a range dash or a currency follows (a Spanish mobile is written
+"612 345 678", so spaces alone are not enough)."""
+OBFUSCATED_AT = re.compile(r"[\[({]\s*(?:at|ät)\s*[\])}]\s*", re.IGNORECASE)
+OBFUSCATED_DOT = re.compile(r"\s*[\[({]\s*(?:dot|punkt|point|punt)\s*[\])}]\s*|\s+dot\s+", re.I)
+OBFUSCATED_DOMAIN = re.compile(
+    r"[\w-]+(?:(?:\s*[\[({]\s*(?:dot|punkt|point|punt)\s*[\])}]\s*|\s+dot\s+|\.)[\w-]+)+", re.I
+)
+"""Addresses written against harvesters: "jobs [at] acme [dot] com", "bewerbung(at)acme.de"."""
 NUMERIC_DATE = re.compile(r"^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4})$")
 """Dates look like phone numbers to a digit-run regex ("2020-11-30" is 8 digits)."""
 
@@ -292,10 +316,12 @@ REFERENCE_KEYWORDS = (
     "posting",
 )
 REFERENCE = re.compile(
-    r"(?:ref(?:erence)?|job\s*(?:id|ref|code|no|number|reference)|vacancy\s*(?:id|ref|no"
-    r"|number|reference)|réf(?:érence)?|referenz(?:nummer)?|kennziffer|stellen[\s-]*id"
-    r"|vacature(?:nummer)?|referentie(?:nummer)?|requisition(?:\s*id)?|posting\s*id)\b"
-    r"\s*(?:no\.?|nr\.?|number|n°|num(?:éro)?|code|id)?\s*[:#.]?\s*([a-z0-9][a-z0-9/_.-]{2,30})",
+    r"(?:ref(?:erence)?|job[\s-]*(?:id|ref|code|no|nr|number|reference)|vacancy[\s-]*(?:id|ref"
+    r"|no|number|reference)|réf(?:érence)?|referenz(?:nummer)?|kennziffer"
+    r"|stellen(?:nummer|[\s-]*id)|vacature(?:nummer|code)?|referentie(?:nummer)?"
+    r"|requisition(?:\s*id)?|posting\s*id)\b(?:\s+(?:de\s+l'offre|du\s+poste|de\s+l'annonce"
+    r"|der\s+stelle|van\s+de\s+vacature))?[\s-]*(?:no\.?|nr\.?|number|nummer|n°|num(?:éro)?|code"
+    r"|id)?\s*[:#.]?\s*([a-z0-9][a-z0-9/_.-]{2,30})",
     re.IGNORECASE,
 )
 """A reference keyword followed by a code (matched only where a keyword was found); the code
@@ -321,24 +347,33 @@ AMOUNT_BEFORE = re.compile(
 PLAIN_AMOUNT = re.compile(
     r"(\d{1,3}(?:[ .,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)\s?(k\b)?", re.IGNORECASE
 )
-
-# --- language guess ------------------------------------------------------------------------------
-
-STOPWORDS: dict[str, frozenset[str]] = {
-    "en": words("the and of to with for you are our will is in we this be"),
-    "fr": words("le la les des et est une vous nous pour dans avec sur du au"),
-    "de": words("der die das und ist mit sie wir fur ein eine zu im auf den von"),
-    "nl": words("de het een en van voor met je jij wij zijn bij naar ons is op"),
-    "es": words("el la los las y de con para una por que en del se"),
-    "it": words("il la di e per con una che del della sono gli le"),
-    "pt": words("o a os as e de do da com para uma que em no na"),
-    "pl": words("i w na z do oraz sie jest dla od pracy przez"),
-    "ro": words("si de in cu pentru la un o al care din pe"),
-    "hr": words("i u za na je s od se rad ili kao"),
-    "hu": words("a az es hogy egy vagy van nem munka is"),
-    "lt": words("ir su i is darbo per kaip bei del"),
-    "lv": words("un ar par uz no ir vai darba"),
-    "et": words("ja on voi ning kui ka see toode"),
-}
-"""A dozen frequent words per language, accent-folded (tokens are folded). Enough to tell
-the languages of a job board apart on 80 tokens; not a general language identifier."""
+_CURRENCY = r"(?:eur|euros?|gbp|chf|pln|zl)"
+RANGE_AFTER = re.compile(
+    rf"\s*(?:-|to|à|a|bis|tot|jusqu'à)\s*(?:{_CURRENCY}\s*)?"
+    r"(\d{1,3}(?:[ .,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)\s?(k\b)?"
+)
+"""The upper end of a range after a currency amount: "EUR 45.000 - 55.000", "€45k to 55k"."""
+RANGE_BEFORE = re.compile(
+    r"(\d{1,3}(?:[ .,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)\s?(k)?"
+    rf"\s*(?:{_CURRENCY}\s*)?(?:-|to|à|a|bis|tot)\s*$"
+)
+"""The lower end of a range before an amount read before a currency: "45.000 - 55.000 EUR"."""
+PAY_PERIOD = re.compile(
+    r"(?<![a-z])(?:(?P<year>per\s+annum|p\.?\s?a\b\.?|per\s+year|a\s+year|yearly"
+    r"|annual(?:ly)?(?!\s+leave)"
+    r"|annuel(?:le)?|par\s+an\b|/\s?(?:an|year|yr|jahr|jaar|annum)\b|(?:pro|im)\s+jahr"
+    r"|j(?:ä|a)hrlich|jahres(?:gehalt|brutto|einkommen|verdienst)|per\s+jaar|jaarlijks"
+    r"|jaarsalaris)"
+    r"|(?P<month>per\s+month|a\s+month|monthly|pcm|p\.?\s?m\b\.?|/\s?(?:month|mo|mois|monat"
+    r"|maand)\b|par\s+mois|mensuel(?:le)?|(?:pro|im)\s+monat|monatlich|monats(?:gehalt|brutto"
+    r"|lohn)|per\s+maand|maandelijks|maandsalaris)"
+    r"|(?P<week>per\s+week|a\s+week|weekly|p\.?\s?w\b\.?|/\s?(?:week|wk|semaine|woche)\b"
+    r"|par\s+semaine|pro\s+woche|w(?:ö|o)chentlich)"
+    r"|(?P<day>per\s+day|a\s+day|daily|/\s?(?:day|jour|tag|dag)\b|par\s+jour|pro\s+tag"
+    r"|per\s+dag|day\s+rate|tagessatz|dagtarief)"
+    r"|(?P<hour>per\s+hour|an\s+hour|hourly|p\.?\s?h\b\.?|/\s?(?:hour|hr|h|heure|stunde|std"
+    r"|uur)\b|par\s+heure|de\s+l'heure|pro\s+stunde|stundenlohn|per\s+uur|uurloon))"
+)
+"""The period a salary is paid for, in EN, FR, DE and NL (read in lower-cased text)."""
+WORKING_TIME = re.compile(r"(?:hours?|hrs|uur|uren|stunden|std|heures|h)\s*$")
+"""A period right after a working time ("37.5 hours per week") is not the pay period."""

@@ -1,8 +1,9 @@
 """Text normalisation for job postings: HTML to comparable plain text, tokens and field keys.
 
 Everything here is pure (no I/O) and deterministic across processes, because the output feeds
-hashes that are persisted: any change to what `clean` or `tokenize` produce must bump
-`NORMALISER_VERSION`, which is stored with every sketch and checked when an index is opened.
+hashes and keys that are persisted: any change to what `clean`, `tokenize` or the field keys
+(`normalise_title`, `normalise_company`, `block_key`) produce must bump `NORMALISER_VERSION`,
+which is stored with every sketch and checked when an index is opened.
 """
 
 from __future__ import annotations
@@ -13,8 +14,11 @@ import sys
 import unicodedata
 from functools import lru_cache
 
-NORMALISER_VERSION = 1
-"""Version of the cleaning/tokenising rules; part of `SketchParams` and so of every index."""
+from indexer import key_patterns as kp
+
+NORMALISER_VERSION = 2
+"""Version of the cleaning/tokenising and key rules; part of `SketchParams` and so of every
+index. 2: multilingual title, company and location keys."""
 
 _BLOCK_TAG = re.compile(
     r"<\s*/?\s*(?:p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|section|article|header|footer)\b[^>]*>",
@@ -26,20 +30,6 @@ _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _ANY_TAG = re.compile(r"<\s*[/!]?[a-zA-Z][^<>]{0,2000}>")
 _SPACES = re.compile(r"\s+")
 _ASCII_SEPARATORS = re.compile(r"[\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+")
-
-# Title decorations that re-posts add or drop without changing the vacancy: gender markers
-# ("(H/F)", "m/w/d", "(m/f/x)") and contract words. Applied to the cleaned, casefolded title.
-_TITLE_NOISE = re.compile(
-    r"\b(?:h\s*f|f\s*h|m\s*w\s*d|m\s*f\s*d|m\s*f\s*x|m\s*f|w\s*m\s*d|f\s*m|x\s*f\s*m)\b"
-    r"|\b(?:full\s+time|part\s+time|permanent|temporary|fixed\s+term|contract|remote"
-    r"|cdi|cdd|vacature|vacancy|job|urgent|new)\b"
-)
-_COMPANY_LEGAL = re.compile(
-    r"\b(?:gmbh|ag|kg|bv|b\s+v|nv|n\s+v|s\s+a\s+r\s+l|s\s+a\s+rl|sarl|s\s+a\s+s|sas|s\s+a|sa"
-    r"|s\s+p\s+a|spa|s\s+r\s+l|srl|ltd|limited|inc|incorporated|llc|plc"
-    r"|llp|co|corp|corporation|company|oy|ab|as|aps|nhs\s+foundation\s+trust"
-    r"|foundation\s+trust|nhs\s+trust|the)\b"
-)
 
 
 def strip_html(raw: str) -> str:
@@ -129,24 +119,138 @@ def tokenize(raw: str) -> list[str]:
     return tokens
 
 
+# --- Field keys: title, company, location --------------------------------------------------------
+# The keys are persisted (block keys, company keys), so a change to what they produce bumps
+# NORMALISER_VERSION like a change to `clean`. Their patterns and word lists are in
+# `indexer.key_patterns`.
+
+
+def _fold(text: str) -> str:
+    """Casefolded, accent-folded text with its punctuation: what punctuation patterns read.
+    "&" and "<" (separators to `clean` anyway) go, so that `clean` does not unescape twice."""
+    text = fold_accents(unicodedata.normalize("NFKC", strip_html(text)).casefold())
+    return text.replace("&", " ").replace("<", " ")
+
+
+def _strip_parenthesised(match: re.Match[str]) -> str:
+    """A parenthesised gender marker ("(m/w/d)", "(all genders)") becomes a space; any other
+    parenthesis stays."""
+    parts = [p for p in kp.GENDER_SPLIT.split(match.group(1)) if p]
+    is_gender = kp.is_gender_group(parts) or " ".join(parts) in kp.GENDER_PHRASES
+    return " " if is_gender else match.group(0)
+
+
+def _strip_separated(match: re.Match[str]) -> str:
+    """Separated gender letters ("m/w/d", "H F") become a space; others ("H/W", "I/O") stay."""
+    parts = [p for p in kp.GENDER_SPLIT.split(match.group(0)) if p]
+    return " " if kp.is_gender_group(parts) else match.group(0)
+
+
 def normalise_title(title: str) -> str:
-    """Title key for blocking: cleaned, decorations such as "(H/F)" or "m/w/d" removed."""
-    text = _TITLE_NOISE.sub(" ", clean(title))
+    """Title key for blocking: the cleaned title without what re-posts add or drop.
+
+    Removed: gender markers in all their forms ("(H/F)", "m/w/d", "(M/V/X)", "(gn)", "(all
+    genders)", "Entwickler*in" → "entwickler", "Chargé(e)" → "charge"; the bare feminine
+    "Entwicklerin" is kept), reference codes ("Réf. ABC-123", "Kennziffer 4711"), contract and
+    schedule words ("CDI", "Vollzeit", "parttime", "12 month fixed term contract", "32 uur"),
+    and remote markers ("(Remote)", "télétravail", "Homeoffice"). Seniority ("junior",
+    "confirmé", "medior", "Head of"), grades and role words stay: they tell vacancies apart.
+    """
+    # Each pass runs only when a cheap test says it can match: most titles need none of them.
+    text = _fold(title)
+    if "(" in text:
+        text = kp.PARENTHESISED.sub(_strip_parenthesised, text)
+    if "/" in text or "|" in text:
+        text = kp.SLASHED.sub(_strip_separated, text)
+    if not kp.SUFFIX_MARKS.isdisjoint(text) or kp.SUFFIX_HINT.search(text):
+        text = kp.GENDER_SUFFIX.sub("", text)
+    if any(hint in text for hint in kp.REFERENCE_HINTS):
+        text = kp.TITLE_REFERENCE.sub(" ", text)
+    if any(hint in text for hint in kp.DELIMITED_HINTS):
+        text = kp.TITLE_DELIMITED.sub(" ", text)
+    text = clean(text)
+    words = text.split()
+    if (
+        not kp.NOISE_FIRST_WORDS.isdisjoint(words)
+        or not kp.NOISE_UNIT_WORDS.isdisjoint(words)
+        or any(w[0].isdigit() and not w.isdigit() for w in words)
+    ):
+        text = kp.TITLE_NOISE.sub(" ", text)
+    if text[-2:-1] == " ":
+        text = kp.TRAILING_LETTERS.sub(_strip_separated, text)
     return _SPACES.sub(" ", text).strip()
 
 
 def normalise_company(company: str | None) -> str:
-    """Company key for blocking: cleaned, legal forms ("GmbH", "Ltd", "NHS Foundation Trust")
-    removed so that the same employer written two ways gets one key."""
+    """Company key for blocking: the cleaned name without its legal form, so that the same
+    employer written two ways gets one key ("Acme GmbH" == "ACME", "Acme GmbH & Co. KG",
+    "Nestlé S.A." == "Nestlé SA", "Marks & Spencer plc" == "Marks and Spencer").
+
+    Country and branch words stay ("Acme Nederland B.V." → "acme nederland"): they are part
+    of the registered name of a different legal entity, often a different employer.
+    """
     if not company:
         return ""
-    text = _COMPANY_LEGAL.sub(" ", clean(company))
-    return _SPACES.sub(" ", text).strip()
+    text = clean(company)
+    words = text.split()
+    if not kp.ANYWHERE_FIRST.isdisjoint(words):
+        text = _SPACES.sub(" ", kp.COMPANY_ANYWHERE.sub(" ", text)).strip()
+        words = text.split()
+    if len(words) > 1 and words[-1] in kp.TRAILING_LAST:
+        text = kp.COMPANY_TRAILING.sub("", text)
+    if len(words) > 1 and words[0] in kp.LEADING_FIRST:
+        text = kp.COMPANY_LEADING.sub("", text)
+    if not kp.AND_WORDS.isdisjoint(words):
+        text = _SPACES.sub(" ", kp.COMPANY_AND.sub(" ", text)).strip()
+    return text
+
+
+def _location_codes(match: re.Match[str]) -> str:
+    return f"{match.group(1)}{match.group(2)}" if match.group(1) else " "
 
 
 def normalise_location(location: str | None) -> str:
-    """Location key: cleaned text (city, postcode); empty when unknown."""
-    return clean(location) if location else ""
+    """Location key: place words in their order, then postcodes; empty when unknown.
+
+    "75008 Paris" == "Paris 75008"; a trailing country set apart goes ("London, UK" ==
+    "London"); remote markers go ("Lyon (hybride)" == "Lyon"), and a location that is only a
+    marker and a country ("Télétravail", "Homeoffice", "Remote, UK") is "remote". Names are
+    not guessed: "Frankfurt am Main" and "Amsterdam-Zuidoost" keep all their words (the town
+    tokens of `classifier.fields` still match them with "Frankfurt" and "Amsterdam").
+    """
+    if not location:
+        return ""
+    folded = _fold(location)
+    while (country := kp.LOCATION_COUNTRY.search(folded)) and country.start():
+        folded = folded[: country.start()]
+    if "-" in folded or "cedex" in folded:
+        folded = kp.LOCATION_CODES.sub(_location_codes, folded)
+    text = clean(folded)
+    words = text.split()
+    if not kp.REMOTE_FIRST.isdisjoint(words):
+        cleaned = _SPACES.sub(" ", kp.LOCATION_REMOTE.sub(" ", text)).strip()
+        if cleaned != text and not cleaned:
+            return "remote"
+        words = cleaned.split()
+    places: list[str] = []
+    codes: list[str] = []
+    i = 0
+    while i < len(words):
+        word, following = words[i], words[i + 1] if i + 1 < len(words) else ""
+        if word.isalpha():  # no postcode starts a run of letters only: skip the patterns
+            places.append(word)
+        elif len(word) == 4 and word.isdigit() and len(following) == 2 and following.isalpha():
+            codes.append(word + following)  # Dutch "3511 AB"
+            i += 1
+        elif kp.POSTCODE.match(word):
+            codes.append(word)
+        elif kp.UK_OUTWARD.match(word) and kp.UK_INWARD.match(following):
+            codes.append(f"{word} {following}")
+            i += 1
+        else:
+            places.append(word)
+        i += 1
+    return " ".join(dict.fromkeys(places + codes))  # "London SE5 8AZ, London, SE5 8AZ"
 
 
 def block_key(company: str | None, title: str) -> str:

@@ -209,11 +209,19 @@ def test_language_given_or_guessed(posting: dict[str, Any], language: str) -> No
     assert extract_fields(guessed).language == language
 
 
-def test_language_codes_are_normalised() -> None:
+def test_language_codes_are_normalised_and_detected_in_any_script() -> None:
     assert extract_fields(_with("Text.", language="fr-BE")).language == "fr"
-    assert extract_fields(_with("Text.", language="bg")).language == "cyrl"
+    assert extract_fields(_with("Text.", language="bg")).language == "bg"
     cyrillic = "Търсим инженер проектант за нашия екип в София с опит в строителството"
-    assert extract_fields(_with(cyrillic)).language == "cyrl"
+    assert extract_fields(_with(cyrillic)).language == "bg"
+    greek = "Ζητείται μηχανικός παραγωγής με εμπειρία για εργοστάσιο στη Θεσσαλονίκη"
+    assert extract_fields(_with(greek)).language == "el"
+
+
+def test_content_words_leave_out_numbers_and_the_languages_stop_words() -> None:
+    fields = extract_fields(_with("Nous recherchons un développeur pour 3 projets.", language="fr"))
+    assert "developpeur" in fields.content_tokens and "projets" in fields.content_tokens
+    assert not {"nous", "un", "pour", "3"} & fields.content_tokens
 
 
 def test_description_hash_ignores_markup_and_case() -> None:
