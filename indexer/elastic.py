@@ -33,6 +33,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
+from indexer.boilerplate import counts_from_witnesses
 from indexer.elastic_bodies import (
     MAX_SCORED_KEYS,
     IndexNames,
@@ -56,7 +57,13 @@ from indexer.elastic_docs import (
     posting_from_source,
 )
 from indexer.elastic_lease import TTL_S, WAIT_S, WriterLease
-from indexer.elastic_plan import Workspace, overlay_matches, plan_apply, without_documents
+from indexer.elastic_plan import (
+    Workspace,
+    overlay_matches,
+    plan_apply,
+    unit_key,
+    without_documents,
+)
 from indexer.elastic_setup import META_ID, EngineFetcher, open_indices
 from indexer.minhash import SketchParams
 from indexer.store import (
@@ -312,6 +319,23 @@ class ElasticStore:
             found.append((shared, source if query.with_documents else without_documents(source)))
         found.sort(key=lambda item: (-item[0], item[1]["posted_at"], item[1]["posting_id"]))
         return [posting_from_source(source) for _, source in found[: query.limit]]
+
+    def unit_counts(
+        self, scopes: Sequence[tuple[int, int]], units: Sequence[int | None]
+    ) -> dict[tuple[int, int], tuple[int, bool]]:
+        """Boilerplate statistics (real-time multi-get of the statistics documents; the open
+        batch's writes included)."""
+        self._check_open()
+        by_key = {
+            unit_key(scope, unit): (scope, unit)
+            for unit in units
+            if unit is not None
+            for scope, _ in scopes
+        }
+        found = self._reader().units(by_key)
+        return counts_from_witnesses(
+            {by_key[key]: witnesses for key, witnesses in found.items()}, scopes
+        )
 
     def resolve_cluster(self, cluster_id: str) -> str | None:
         """The live cluster for an id or alias; None if unknown or emptied."""

@@ -123,7 +123,8 @@ def postings_mappings() -> dict[str, Any]:
 
 
 def clusters_mappings() -> dict[str, Any]:
-    """Clusters, aliases, analyst feedback, meta and lease documents, told apart by `kind`."""
+    """Clusters, aliases, analyst feedback, boilerplate unit statistics, meta and lease
+    documents, told apart by `kind`."""
     return {
         "dynamic": "strict",
         "_meta": {"schema": "jobdedup-clusters"},
@@ -152,6 +153,8 @@ def clusters_mappings() -> dict[str, Any]:
             "owner": {"type": "keyword", **_OFF},
             "expires_us": {"type": "long", **_OFF},
             "pending": _STORED,
+            "unit_key": {"type": "keyword", **_OFF},  # boilerplate statistics
+            "witnesses": _STORED,
         },
     }
 

@@ -37,6 +37,10 @@ class Fetcher(Protocol):
         self, postings: Sequence[str], clusters: Sequence[str], aliases: Sequence[str]
     ) -> tuple[dict[str, Source], dict[str, Source], dict[str, str]]: ...
 
+    def fetch_units(self, keys: Sequence[str]) -> dict[str, frozenset[int]]:
+        """Boilerplate statistics by unit key (`unit_key`); unknown keys are left out."""
+        ...
+
 
 @dataclass
 class Pending:
@@ -50,9 +54,10 @@ class Pending:
     repoints: dict[str, str] = field(default_factory=dict)
     clusters: dict[str, Source | None] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
+    units: dict[str, frozenset[int]] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.postings or self.repoints or self.clusters or self.aliases)
+        return bool(self.postings or self.repoints or self.clusters or self.aliases or self.units)
 
     def operations(self, names: IndexNames) -> list[Operation]:
         """Bulk operations. Every one is idempotent (whole documents, deletes, a partial
@@ -72,6 +77,9 @@ class Pending:
         for alias, target in self.aliases.items():
             meta = {"_index": names.clusters, "_id": state_id("alias", alias)}
             ops.append(({"index": meta}, alias_source(alias, target)))
+        for key, witnesses in self.units.items():
+            meta = {"_index": names.clusters, "_id": state_id("unit", key)}
+            ops.append(({"index": meta}, unit_source(key, witnesses)))
         return ops
 
 
@@ -84,6 +92,7 @@ class Workspace:
         self._postings: dict[str, Source | None] = {}
         self._clusters: dict[str, Source | None] = {}
         self._aliases: dict[str, str | None] = {}
+        self._units: dict[str, frozenset[int]] = {}
 
     # -- reads (pending first, then cache, then the engine) --------------------------------
 
@@ -132,6 +141,25 @@ class Workspace:
     def unalias(self, cluster_id: str) -> str:
         """Aliases are repointed at every merge, so one hop reaches the live id."""
         return self.alias_target(cluster_id) or cluster_id
+
+    def units(self, keys: Iterable[str]) -> dict[str, frozenset[int]]:
+        """Boilerplate statistics of unit keys: pending, then cached, then one multi-get."""
+        wanted = list(dict.fromkeys(keys))
+        missing = [k for k in wanted if k not in self.pending.units and k not in self._units]
+        if missing:
+            found = self._fetcher.fetch_units(missing)
+            self._units.update({k: found.get(k, frozenset()) for k in missing})
+        result = {k: self.pending.units.get(k, self._units.get(k, frozenset())) for k in wanted}
+        return {k: v for k, v in result.items() if v}
+
+    def add_units(self, rows: Iterable[tuple[int, int, int]]) -> None:
+        """Fold (scope, unit, witness) rows into the pending statistics documents."""
+        grouped: dict[str, set[int]] = {}
+        for scope, unit, witness in rows:
+            grouped.setdefault(unit_key(scope, unit), set()).add(witness)
+        current = self.units(grouped)
+        for key, witnesses in grouped.items():
+            self.pending.units[key] = current.get(key, frozenset()) | witnesses
 
     def pending_postings(self) -> list[Source]:
         """Posting documents written in this workspace and not yet sent (for candidates)."""
@@ -243,6 +271,18 @@ def plan_apply(workspace: Workspace, changes: WriteSet) -> None:
         left, joined = workspace.upsert(source)
         touched.update(c for c in (left, joined) if c is not None)
     workspace.finish(sorted(touched))
+    if changes.unit_observations:
+        workspace.add_units(changes.unit_observations)
+
+
+def unit_key(scope: int, unit: int) -> str:
+    """The document key of a (scope, unit) statistic."""
+    return f"{scope}:{unit}"
+
+
+def unit_source(key: str, witnesses: frozenset[int]) -> Source:
+    """The statistics document of one unit key."""
+    return {"kind": "unit", "unit_key": key, "witnesses": sorted(witnesses)}
 
 
 def overlay_matches(

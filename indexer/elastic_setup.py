@@ -78,3 +78,12 @@ class EngineFetcher:
             elif kind is None and "posting_id" in source:
                 found_postings[source["posting_id"]] = source
         return found_postings, found_clusters, found_aliases
+
+    def fetch_units(self, keys: Sequence[str]) -> dict[str, frozenset[int]]:
+        """Boilerplate statistics documents by unit key, in one multi-get."""
+        refs = [(self._clusters, state_id("unit", key)) for key in keys]
+        return {
+            source["unit_key"]: frozenset(int(w) for w in source["witnesses"])
+            for source in self._client.mget(refs)
+            if source.get("kind") == "unit"
+        }

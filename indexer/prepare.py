@@ -1,20 +1,26 @@
-"""From a posting's fields to everything the index compares: tokens, sketch, keys, content hash.
+"""From a posting's fields to everything the index compares: units, sketch, keys, content hash.
 
 Pure and deterministic. The pipeline prepares a posting once, before taking the writer lock,
-so the CPU-heavy part of a request (cleaning, shingling, sketching) runs outside it.
+so the CPU-heavy part of a request (cleaning, sectioning, shingling, per-unit minimums) runs
+outside it. Inside the lock, `with_boilerplate` only picks units: the index's boilerplate
+statistics decide which units the final sketch is made of (see `indexer.units`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from indexer.minhash import Sketch, SketchParams, band_keys, sketch_tokens
+from indexer.boilerplate import UnitCounter, Witnesses, unit_hash
+from indexer.minhash import Sketch, SketchParams, band_keys
+from indexer.sections import Unit, split_units
 from indexer.store import StoredPosting
 from indexer.text import block_key, normalise_company, normalise_title, tokenize
+from indexer.units import UnitProfile, keep_units, profile_units, sketch_units
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -36,6 +42,32 @@ class PreparedPosting:
     band_keys: list[int]
     content_hash: str
     document: dict[str, Any]
+    profile: UnitProfile
+    unit_hashes: tuple[int | None, ...]
+    boilerplate: tuple[bool, ...]
+
+    @property
+    def witnesses(self) -> Witnesses:
+        """Who this posting counts as in the boilerplate statistics."""
+        return Witnesses(self.company_key, self.title_key)
+
+    @property
+    def boilerplate_share(self) -> float:
+        """Share of the posting's tokens in units judged boilerplate (0 when none)."""
+        total = sum(self.profile.token_counts)
+        if not total or not any(self.boilerplate):
+            return 0.0
+        counts = self.profile.token_counts
+        return sum(c for c, b in zip(counts, self.boilerplate, strict=True) if b) / total
+
+
+def posting_units(title: str, description: str) -> list[Unit]:
+    """The description's units, or one unit of the title's tokens if it has no words."""
+    units = split_units(description)
+    if any(u.tokens for u in units):
+        return units
+    tokens = tuple(tokenize(title))
+    return [Unit(tokens=tokens, section="intro", heading=False)] if tokens else []
 
 
 def posting_tokens(title: str, description: str) -> list[str]:
@@ -62,7 +94,7 @@ def prepare(
     *,
     posting_id: str,
     title: str,
-    tokens: list[str],
+    units: Sequence[Unit],
     company: str | None,
     source: str | None,
     posted_at: datetime,
@@ -70,12 +102,17 @@ def prepare(
     received: dict[str, Any],
     params: SketchParams,
 ) -> PreparedPosting:
-    """Shingle and sketch a posting's tokens (see `posting_tokens`) and compute its keys.
+    """Take the minimums of a posting's units (see `posting_units`) and compute its keys; the
+    sketch keeps
+    the job-specific units (no boilerplate statistics yet: `with_boilerplate` adds them).
 
     `document` is what is stored and shown (defaults filled in); `received` is what the
     client sent, the basis of the content hash.
     """
-    sketch, count = sketch_tokens(tokens, params)
+    profile = profile_units(units, params)
+    unit_hashes = tuple(unit_hash(u.tokens) for u in units)
+    boilerplate = (False,) * len(units)
+    sketch, count = sketch_units(profile, keep_units(profile, boilerplate), params)
     return PreparedPosting(
         id=posting_id,
         posted_at=posted_at,
@@ -90,7 +127,48 @@ def prepare(
         band_keys=band_keys(sketch, params),
         content_hash=content_hash(received),
         document=document,
+        profile=profile,
+        unit_hashes=unit_hashes,
+        boilerplate=boilerplate,
     )
+
+
+def with_boilerplate(
+    prepared: PreparedPosting, boilerplate: Sequence[bool], params: SketchParams
+) -> PreparedPosting:
+    """The posting re-sketched without the units judged boilerplate (no re-hashing: a
+    minimum over the kept units' rows). Unchanged if nothing is boilerplate."""
+    mask = tuple(bool(b) for b in boilerplate)
+    if mask == prepared.boilerplate:
+        return prepared
+    sketch, count = sketch_units(prepared.profile, keep_units(prepared.profile, mask), params)
+    return replace(
+        prepared,
+        sketch=sketch,
+        shingle_count=count,
+        band_keys=band_keys(sketch, params),
+        boilerplate=mask,
+    )
+
+
+def prepare_corpus(
+    documents: Sequence[dict[str, Any]], params: SketchParams, default_time: datetime | None = None
+) -> list[PreparedPosting]:
+    """Prepare postings outside an index, with boilerplate statistics learned from these
+    postings themselves (all of them, so every posting is judged by the same statistics):
+    how `evaluate` and training see what the index would see once it holds such a corpus."""
+    prepared = [prepare_document(d, params, default_time) for d in documents]
+    counter = UnitCounter()
+    for posting in prepared:
+        counter.observe(posting.witnesses, posting.unit_hashes)
+    result: list[PreparedPosting] = []
+    for posting in prepared:
+        witnesses = posting.witnesses
+        counts = counter.unit_counts(witnesses.scopes(), posting.unit_hashes)
+        result.append(
+            with_boilerplate(posting, witnesses.mask(posting.unit_hashes, counts), params)
+        )
+    return result
 
 
 def prepare_document(
@@ -106,7 +184,7 @@ def prepare_document(
     return prepare(
         posting_id=str(document["id"]),
         title=str(document.get("title", "")),
-        tokens=posting_tokens(str(document.get("title", "")), str(document.get("description", ""))),
+        units=posting_units(str(document.get("title", "")), str(document.get("description", ""))),
         company=document.get("company"),
         source=document.get("source"),
         posted_at=posted_at,

@@ -280,6 +280,28 @@ class SqliteStore:
         rows = self._rows("find candidates", sql, [*args, query.exclude_id, query.limit])
         return [row_to_posting(row) for row in rows]
 
+    def unit_counts(
+        self, scopes: Sequence[tuple[int, int]], units: Sequence[int | None]
+    ) -> dict[tuple[int, int], tuple[int, bool]]:
+        """Boilerplate statistics: one IN query per scope and chunk of units over the
+        (scope, unit, witness) primary key, counted here (a GROUP BY in SQL, or one query
+        over both scopes, measured slower: 0.33-0.39 ms against 0.22 ms per NHS ad)."""
+        unique = sorted({u for u in units if u is not None})
+        found: dict[tuple[int, int], tuple[int, bool]] = {}
+        with self._connection("read unit statistics") as conn:
+            for scope, own in scopes:
+                for start in range(0, len(unique), BATCH):
+                    chunk = unique[start : start + BATCH]
+                    rows = conn.execute(
+                        "SELECT unit, witness FROM unit_witnesses"
+                        f" WHERE scope = ? AND unit IN ({marks(len(chunk))})",
+                        [scope, *chunk],
+                    ).fetchall()
+                    for unit, witness in rows:
+                        count, mine = found.get((scope, unit), (0, False))
+                        found[(scope, unit)] = (count + 1, mine or witness == own)
+        return found
+
     def resolve_cluster(self, cluster_id: str) -> str | None:
         """The live cluster for an id or alias; None if unknown or the cluster is now empty."""
         with self._connection("resolve cluster") as conn:
@@ -450,6 +472,11 @@ class SqliteStore:
                 touched.add(insert_posting(conn, posting, keys))
             for cluster_id in sorted(touched):
                 refresh_cluster(conn, cluster_id)
+            if changes.unit_observations:
+                conn.executemany(
+                    "INSERT OR IGNORE INTO unit_witnesses (scope, unit, witness) VALUES (?, ?, ?)",
+                    changes.unit_observations,
+                )
 
 
 def open_sqlite_store(data_dir: Path, params: SketchParams, create: bool = True) -> SqliteStore:

@@ -5,7 +5,8 @@ Layout: `postings` (one row per posting, sketch as little-endian int64 bytes, po
 epoch microseconds, and an integer `rid` that keeps band rows small), `bands` (LSH band key ->
 posting rid, with posted_at copied in so a hot key
 is range-scanned inside the time window without touching `postings`), `clusters` (statistics
-kept by `apply`), `aliases` (merged cluster ids -> live id) and `merges` (history). `meta`
+kept by `apply`), `aliases` (merged cluster ids -> live id), `merges` (history) and
+`unit_witnesses` (boilerplate statistics, see `indexer.boilerplate`). `meta`
 holds the schema version and sketch parameters, checked at open.
 """
 
@@ -54,6 +55,9 @@ CREATE TABLE feedback (
     a_id TEXT NOT NULL, b_id TEXT NOT NULL, label TEXT NOT NULL, at INTEGER NOT NULL,
     a_document TEXT NOT NULL, b_document TEXT NOT NULL,
     PRIMARY KEY (a_id, b_id)) WITHOUT ROWID;
+CREATE TABLE unit_witnesses (
+    scope INTEGER NOT NULL, unit INTEGER NOT NULL, witness INTEGER NOT NULL,
+    PRIMARY KEY (scope, unit, witness)) WITHOUT ROWID;
 CREATE TABLE merges (
     absorbed TEXT NOT NULL, survivor TEXT NOT NULL, posting_id TEXT NOT NULL,
     at INTEGER NOT NULL);

@@ -15,8 +15,9 @@ from typing import Any, Protocol
 
 from indexer.minhash import Sketch, SketchParams
 
-SCHEMA_VERSION = 1
-"""Version of the stored layout; an index written with another version is refused at open."""
+SCHEMA_VERSION = 2
+"""Version of the stored layout; an index written with another version is refused at open.
+2: boilerplate unit statistics (`unit_witnesses`)."""
 
 
 class StoreError(Exception):
@@ -123,6 +124,9 @@ class WriteSet:
     upserts: Sequence[tuple[StoredPosting, Sequence[int]]] = ()
     deletions: Sequence[str] = ()
     merges: Sequence[Merge] = ()
+    unit_observations: Sequence[tuple[int, int, int]] = ()
+    """Boilerplate statistics to add: (scope, unit, witness) rows (`indexer.boilerplate`).
+    Statistics only grow: deleting or updating a posting does not take its units back."""
 
 
 @dataclass(frozen=True)
@@ -243,6 +247,15 @@ class IndexStore(Protocol):
 
     def find_candidates(self, query: CandidateQuery) -> list[StoredPosting]:
         """Postings sharing a band key or the block key, within the window (see CandidateQuery)."""
+        ...
+
+    def unit_counts(
+        self, scopes: Sequence[tuple[int, int]], units: Sequence[int | None]
+    ) -> dict[tuple[int, int], tuple[int, bool]]:
+        """Boilerplate statistics for every (scope, unit) with `scope` from `scopes` (pairs of
+        scope id and the asking posting's witness in it) and `unit` from `units` (None is
+        skipped): the number of witnesses recorded and whether the asking posting's witness
+        is one of them. Keys never seen are left out. See `indexer.boilerplate`."""
         ...
 
     def apply(self, changes: WriteSet) -> None:

@@ -19,6 +19,7 @@ class PipelineConfig:
     max_candidates: int = 50
     verify_min_overlap: float = 0.2
     merge_threshold: float | None = None
+    boilerplate: bool = True
 
 
 @dataclass(frozen=True)

@@ -74,5 +74,6 @@ def build_deduplicator(settings: Settings, create: bool = True) -> Deduplicator:
         max_candidates=settings.max_candidates,
         verify_min_overlap=settings.verify_min_overlap,
         merge_threshold=settings.merge_threshold,
+        boilerplate=settings.boilerplate,
     )
     return Deduplicator(build_store(settings, create=create), build_scorer(settings), config)

@@ -16,7 +16,7 @@ from time import perf_counter
 from classifier.kinds import duplicate_type
 from classifier.scoring import Candidate, PairScorer
 from indexer.minhash import estimate_jaccard, overlap_from_jaccard
-from indexer.prepare import PreparedPosting, to_stored
+from indexer.prepare import PreparedPosting, to_stored, with_boilerplate
 from indexer.store import (
     Assignment,
     CandidateQuery,
@@ -152,6 +152,7 @@ class Deduplicator:
             if existing is not None and existing.content_hash == prepared.content_hash:
                 return self._unchanged(existing, timings)
             started = perf_counter()
+            prepared, observations = self._learn_boilerplate(prepared)
             candidates = self.candidates(prepared)
             scored = perf_counter()
             timings["candidates"] = scored - started
@@ -162,9 +163,30 @@ class Deduplicator:
             if not dry_run:
                 started = perf_counter()
                 record = to_stored(prepared, decision.cluster_id, decision.to_dict())
-                self.store.apply(WriteSet(upserts=[(record, prepared.band_keys)], merges=merges))
+                self.store.apply(
+                    WriteSet(
+                        upserts=[(record, prepared.band_keys)],
+                        merges=merges,
+                        unit_observations=observations,
+                    )
+                )
                 timings["persist"] = perf_counter() - started
         return decision
+
+    def _learn_boilerplate(
+        self, prepared: PreparedPosting
+    ) -> tuple[PreparedPosting, list[tuple[int, int, int]]]:
+        """Re-sketch without the units the index's statistics call boilerplate, and the
+        statistics rows this posting adds (written with its decision)."""
+        if not self.config.boilerplate:
+            return prepared, []
+        witnesses = prepared.witnesses
+        counts = self.store.unit_counts(witnesses.scopes(), prepared.unit_hashes)
+        mask = witnesses.mask(prepared.unit_hashes, counts)
+        return (
+            with_boilerplate(prepared, mask, self.store.params),
+            witnesses.observations(prepared.unit_hashes, counts),
+        )
 
     def candidates(self, prepared: PreparedPosting) -> list[Candidate]:
         """Verified candidates: band-key or block-key hits inside the time window whose
@@ -182,7 +204,6 @@ class Deduplicator:
                 until=until,
                 exclude_id=prepared.id,
                 limit=cfg.max_candidates,
-                with_documents=self.scorer.needs_documents,
             )
         )
         verified: list[Candidate] = []
@@ -192,7 +213,13 @@ class Deduplicator:
             if overlap >= cfg.verify_min_overlap or other.block_key == prepared.block_key:
                 verified.append(Candidate(other, jaccard, overlap))
         verified.sort(key=lambda c: (-c.overlap, c.posting.posted_at, c.posting.id))
-        return verified[: cfg.max_candidates]
+        verified = verified[: cfg.max_candidates]
+        wanted = self.scorer.wanted_documents(verified) if verified else set()
+        return [self._with_document(c) if c.posting.id in wanted else c for c in verified]
+
+    def _with_document(self, candidate: Candidate) -> Candidate:
+        full = self.store.get_posting(candidate.posting.id)
+        return candidate if full is None else Candidate(full, candidate.jaccard, candidate.overlap)
 
     # -- decision ----------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from time import perf_counter
 from typing import TypeVar
 
 from indexer.minhash import SketchParams
-from indexer.prepare import PreparedPosting, posting_tokens, prepare
+from indexer.prepare import PreparedPosting, posting_units, prepare
 from service.schemas import Posting
 
 _T = TypeVar("_T")
@@ -69,12 +69,12 @@ def prepare_posting(
     posted_at = posting.posted_at or now
     document = dict(received)
     document["posted_at"] = posted_at.isoformat()
-    tokens = posting_tokens(posting.title, posting.description)
+    units = posting_units(posting.title, posting.description)
     cleaned = perf_counter()
     prepared = prepare(
         posting_id=posting.id,
         title=posting.title,
-        tokens=tokens,
+        units=units,
         company=posting.company,
         source=posting.source,
         posted_at=posted_at,

@@ -37,6 +37,7 @@ class Settings(BaseSettings):
     window_days: int = Field(default=60, ge=0)
     max_candidates: int = Field(default=50, ge=1, le=1000)
     verify_min_overlap: float = Field(default=0.2, ge=0.0, le=1.0)
+    boilerplate: bool = True  # learn boilerplate units and leave them out of sketches
 
     seed: int = 1
     num_perm: int = Field(default=128, ge=8, le=1024)

@@ -495,3 +495,30 @@ def test_failed_batch_stores_nothing(store: IndexStore) -> None:
         store.apply(WriteSet(upserts=[(posting("gone"), [1])]))
         raise RuntimeError("crawler hung up")
     assert store.get_posting("gone") is None
+
+
+def test_unit_counts_accumulate_per_scope(store: IndexStore) -> None:
+    big = 2**62 + 7  # unit hashes are signed 64-bit: both signs must round-trip
+    assert store.unit_counts([(0, 1), (5, -3)], [big, -big]) == {}
+    store.apply(WriteSet(unit_observations=[(0, big, 1), (0, big, 2), (5, -big, -3)]))
+    store.apply(WriteSet(unit_observations=[(0, big, 2), (0, -1, 4)]))  # repeat ignored
+
+    counts = store.unit_counts([(0, 1), (5, -3)], [big, -big, -1, None])
+    assert counts == {(0, big): (2, True), (5, -big): (1, True), (0, -1): (1, False)}
+    assert store.unit_counts([(0, 9)], [big]) == {(0, big): (2, False)}
+
+
+def test_unit_counts_inside_a_batch_see_its_writes_and_persist(
+    store_factory: StoreFactory, tmp_path: Path
+) -> None:
+    first = store_factory(tmp_path, PARAMS)
+    with first.batch():
+        first.apply(WriteSet(unit_observations=[(0, 11, 1)]))
+        assert first.unit_counts([(0, 1)], [11]) == {(0, 11): (1, True)}
+        first.apply(WriteSet(unit_observations=[(0, 11, 2)]))
+    first.close()
+    reopened = store_factory(tmp_path, PARAMS)
+    try:
+        assert reopened.unit_counts([(0, 3)], [11]) == {(0, 11): (2, False)}
+    finally:
+        reopened.close()

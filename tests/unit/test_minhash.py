@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from indexer.minhash import (
+    HASH_VERSION,
     SketchParams,
     band_keys,
     candidate_probability,
@@ -98,7 +99,7 @@ def test_params_round_trip_through_dict_and_json() -> None:
         "normaliser_version": NORMALISER_VERSION,
         "bands": 16,
         "rows": 4,
-        "hash_version": 1,
+        "hash_version": HASH_VERSION,
     }
     assert SketchParams.from_dict(data) == params
     assert SketchParams.from_dict(json.loads(json.dumps(data))) == params
@@ -179,7 +180,8 @@ def test_sketch_tokens_returns_sketch_and_shingle_count() -> None:
 
 def test_sketch_golden_values() -> None:
     # Persisted format: the permutation family (numpy PCG64, seed 1) and band hashing. Neither
-    # is in SketchParams, so a change silently breaks existing indexes: update only on purpose.
+    # is in SketchParams, so a change silently breaks existing indexes: update only on purpose,
+    # with HASH_VERSION (band keys changed with version 2).
     values = np.arange(1, 101, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
     sketch = _sk(values)
     assert sketch[:4].tolist() == [
@@ -189,9 +191,9 @@ def test_sketch_golden_values() -> None:
         184177239960891831,
     ]
     assert band_keys(sketch, DEFAULT)[:3] == [
-        -3447198800143940214,
-        -4041023210736133413,
-        1416521405458923602,
+        -2759567755139396992,
+        3425040125927292301,
+        6506395531772477512,
     ]
 
 
