@@ -43,7 +43,7 @@ def _summary(latencies: list[float], elapsed: float, extra: dict[str, Any]) -> d
     }
 
 
-def run_ours(limit: int | None, workers: int) -> dict[str, Any]:
+def run_ours(limit: int | None, workers: int, boilerplate: bool = True) -> dict[str, Any]:
     """`jobdedup ingest`'s path on a fresh embedded index: the Deduplicator's stream (groups
     of 256 decisions per commit; cleaning and sketching in `workers` processes when > 1).
     Per-posting latency is the sum of the pipeline's stage timings of each posting."""
@@ -57,8 +57,9 @@ def run_ours(limit: int | None, workers: int) -> dict[str, Any]:
 
     rows = nhs_postings(limit=limit)
     with tempfile.TemporaryDirectory(prefix="jobdedup-bench-") as tmp:
-        dedup = build_deduplicator(Settings(data_dir=Path(tmp)))
+        dedup = build_deduplicator(Settings(data_dir=Path(tmp), boilerplate=boilerplate))
         latencies: list[float] = []
+        stages: dict[str, float] = {}
         duplicates = candidates = 0
         pool = (
             ProcessPoolExecutor(workers, mp_context=get_context("spawn")) if workers > 1 else None
@@ -67,6 +68,8 @@ def run_ours(limit: int | None, workers: int) -> dict[str, Any]:
         postings = (Posting.model_validate(row) for row in rows)
         for decision in dedup.dedup_stream(postings, executor=pool):
             latencies.append(sum(decision.timings.values()))
+            for stage, seconds in decision.timings.items():
+                stages[stage] = stages.get(stage, 0.0) + seconds
             duplicates += decision.status == "duplicate"
             candidates += len(decision.candidates)
         elapsed = time.perf_counter() - started
@@ -82,6 +85,7 @@ def run_ours(limit: int | None, workers: int) -> dict[str, Any]:
             "duplicates": duplicates,
             "clusters": stats.clusters,
             "candidates_per_posting": candidates / max(1, len(rows)),
+            "stage_ms": {k: 1000.0 * v / max(1, len(rows)) for k, v in stages.items()},
         },
     )
 
@@ -145,10 +149,14 @@ def run_peer(limit: int | None) -> dict[str, Any]:
     )
 
 
-def _child(side: str, limit: int | None, workers: int = 1) -> dict[str, Any]:
+def _child(
+    side: str, limit: int | None, workers: int = 1, boilerplate: bool = True
+) -> dict[str, Any]:
     cmd = [sys.executable, __file__, "--side", side, "--workers", str(workers)]
     if limit:
         cmd += ["--limit", str(limit)]
+    if not boilerplate:
+        cmd.append("--no-boilerplate")
     out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=ROOT).stdout
     result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
     return result
@@ -185,20 +193,28 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="only the first N postings (date order)")
     parser.add_argument("--workers", type=int, default=2, help="preparation processes (ours)")
     parser.add_argument("--api-limit", type=int, default=2000, help="postings for the API path")
+    parser.add_argument(
+        "--no-boilerplate",
+        action="store_true",
+        help="ours without corpus-learned boilerplate (JOBDEDUP_BOILERPLATE=false), to compare",
+    )
     parser.add_argument("--side", choices=["ours", "peer", "api"], help=argparse.SUPPRESS)
     args = parser.parse_args()
+    learn = not args.no_boilerplate
     if args.side:
         runs = {
-            "ours": lambda: run_ours(args.limit, args.workers),
+            "ours": lambda: run_ours(args.limit, args.workers, learn),
             "peer": lambda: run_peer(args.limit),
             "api": lambda: run_api_path(args.limit),
         }
         print(json.dumps(runs[args.side]()))
         return
-    ours = _child("ours", args.limit, args.workers)
+    ours = _child("ours", args.limit, args.workers, learn)
     peer = _child("peer", args.limit)
     print(_table(ours, peer))
     print(f"\nthroughput ratio (ours / peer): {ours['rate'] / peer['rate']:.2f}x")
+    stages = ", ".join(f"{k} {v:.3f}" for k, v in ours["stage_ms"].items())
+    print(f"ours, mean stage time per posting (ms): {stages}")
     api = _child("api", args.api_limit)
     print(
         f"\n/dedup path (one commit per posting, first {api['postings']} postings): "

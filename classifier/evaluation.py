@@ -17,7 +17,7 @@ import numpy as np
 from classifier.kinds import duplicate_type
 from classifier.scoring import Candidate, PairScorer
 from indexer.minhash import SketchParams, estimate_jaccard, overlap_from_jaccard
-from indexer.prepare import prepare_document, to_stored
+from indexer.prepare import prepare_corpus, to_stored
 
 
 @dataclass(frozen=True)
@@ -38,12 +38,20 @@ def score_pairs(
     pairs: Iterable[dict[str, Any]], scorer: PairScorer, params: SketchParams
 ) -> list[PairResult]:
     """Score `{"pair_id", "a", "b", "label"?, "type"?, "reason"?}` objects, `a` as the new
-    posting and `b` as the indexed candidate (the direction the service sees)."""
+    posting and `b` as the indexed candidate (the direction the service sees).
+
+    Boilerplate statistics are learned from the postings of all the pairs (`prepare_corpus`):
+    the file is the corpus, so scores do not depend on what any index holds."""
+    pairs = list(pairs)
+    documents = [
+        side
+        for pair in pairs
+        for side in (_dated(pair["a"], pair["b"]), _dated(pair["b"], pair["a"]))
+    ]
+    prepared = prepare_corpus(documents, params)
     results = []
-    for pair in pairs:
-        a, b = _dated(pair["a"], pair["b"]), _dated(pair["b"], pair["a"])
-        query = prepare_document(a, params)
-        other = prepare_document(b, params)
+    for number, pair in enumerate(pairs):
+        query, other = prepared[2 * number], prepared[2 * number + 1]
         jaccard = estimate_jaccard(query.sketch, other.sketch)
         overlap = overlap_from_jaccard(jaccard, query.shingle_count, other.shingle_count)
         candidate = Candidate(to_stored(other, cluster_id=other.id), jaccard, overlap)

@@ -32,8 +32,11 @@ from classifier.lexicon import STRONG_CONTRACT
 from classifier.scoring import Candidate
 from indexer.minhash import SketchParams, estimate_jaccard, overlap_from_jaccard
 from indexer.prepare import PreparedPosting, prepare_document
+from indexer.store import StoredPosting
 
-FEATURE_VERSION = 1
+FEATURE_VERSION = 2
+# 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
+#    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -48,6 +51,9 @@ FEATURE_NAMES: tuple[str, ...] = (
     "shingle3_unshared_log",
     "numbers_jaccard",
     "length_ratio",
+    "core_share_min",
+    "core_share_max",
+    "content_jaccard",
     # title
     "title_equal",
     "title_jaccard",
@@ -94,6 +100,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "salary_overlap",
     "salary_log_ratio",
     "salary_sides",
+    "salary_yearly_log_ratio",
     # time and language
     "days_apart",
     "language_equal",
@@ -101,7 +108,12 @@ FEATURE_NAMES: tuple[str, ...] = (
 
 NAN = math.nan
 FeatureMatrix = npt.NDArray[np.float64]
-FieldExtractor = Callable[[Mapping[str, Any]], PostingFields]
+FieldExtractor = Callable[[PreparedPosting | StoredPosting], PostingFields]
+
+
+def document_fields(posting: PreparedPosting | StoredPosting) -> PostingFields:
+    """Fields of a posting, extracted from its document (no memo)."""
+    return extract_fields(posting.document)
 
 
 @dataclass(frozen=True)
@@ -119,13 +131,13 @@ class TextSimilarity:
 def candidate_features(
     query: PreparedPosting,
     candidates: Sequence[Candidate],
-    extract: FieldExtractor = extract_fields,
+    extract: FieldExtractor = document_fields,
 ) -> FeatureMatrix:
     """Feature matrix (len(candidates) x len(FEATURE_NAMES)) of a query against its
-    verified candidates, whose `posting.document` must be filled. `extract` lets the scorer
-    pass a memoised extractor (candidates recur across queries)."""
+    verified candidates. `extract` lets the scorer pass a memoised extractor (candidates
+    recur across queries); the default reads `posting.document`, which must be filled."""
     matrix = np.empty((len(candidates), len(FEATURE_NAMES)), dtype=np.float64)
-    query_fields = extract(query.document)
+    query_fields = extract(query)
     for row, candidate in enumerate(candidates):
         other = candidate.posting
         similarity = TextSimilarity(
@@ -134,7 +146,7 @@ def candidate_features(
             shingles_b=other.shingle_count,
             days_apart=abs((query.posted_at - other.posted_at).total_seconds()) / 86400.0,
         )
-        matrix[row] = feature_row(query_fields, extract(other.document), similarity)
+        matrix[row] = feature_row(query_fields, extract(other), similarity)
     return matrix
 
 
@@ -194,7 +206,25 @@ def _text_features(a: PostingFields, b: PostingFields, sim: TextSimilarity) -> l
         math.log1p(sizes[0] - shared),
         _jaccard(a.description_numbers, b.description_numbers),
         lengths[0] / lengths[1] if lengths[1] else NAN,
+        *_core_shares(a, b, sim),
+        _jaccard(a.content_tokens, b.content_tokens),
     ]
+
+
+def _core_shares(a: PostingFields, b: PostingFields, sim: TextSimilarity) -> list[float]:
+    """How much of each description the index sketch kept (shingles per token, at most 1):
+    low when boilerplate or company and legal sections were left out. Lets the model weigh
+    the sketch overlap (job text only) against the full-text overlap (boilerplate included)."""
+    if not (a.description_length and b.description_length):
+        return [NAN, NAN]
+    shares = sorted(
+        min(1.0, shingles / length)
+        for shingles, length in (
+            (sim.shingles_a, a.description_length),
+            (sim.shingles_b, b.description_length),
+        )
+    )
+    return shares
 
 
 def _title_features(a: PostingFields, b: PostingFields) -> list[float]:
@@ -285,14 +315,24 @@ def _contact_features(a: PostingFields, b: PostingFields) -> list[float]:
 
 def _salary_features(a: PostingFields, b: PostingFields) -> list[float]:
     sides = float((a.salary is not None) + (b.salary is not None))
+    yearly = _log_ratio(a.salary_yearly, b.salary_yearly)
     if a.salary is None or b.salary is None:
-        return [NAN, NAN, NAN, sides]
+        return [NAN, NAN, NAN, sides, yearly]
     (low_a, high_a), (low_b, high_b) = a.salary, b.salary
     equal = _close(low_a, low_b) and _close(high_a, high_b)
     overlapping = low_a <= high_b * 1.01 and low_b <= high_a * 1.01
-    middle_a, middle_b = (low_a + high_a) / 2, (low_b + high_b) / 2
-    ratio = max(middle_a, middle_b) / min(middle_a, middle_b)
-    return [float(equal), float(overlapping), math.log(ratio), sides]
+    return [float(equal), float(overlapping), _log_ratio(a.salary, b.salary), sides, yearly]
+
+
+def _log_ratio(a: tuple[float, float] | None, b: tuple[float, float] | None) -> float:
+    """|log| of the ratio of two ranges' middles: a monthly German and a yearly English
+    figure compare through their yearly forms (NaN when either is missing or not positive)."""
+    if a is None or b is None:
+        return NAN
+    middle_a, middle_b = (a[0] + a[1]) / 2, (b[0] + b[1]) / 2
+    if middle_a <= 0 or middle_b <= 0:
+        return NAN
+    return math.log(max(middle_a, middle_b) / min(middle_a, middle_b))  # exactly symmetric
 
 
 def _shared(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -> int:

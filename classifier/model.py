@@ -12,8 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,7 @@ from classifier.fields import PostingFields, extract_fields
 from classifier.scoring import Candidate, Contribution
 from indexer.minhash import SketchParams
 from indexer.prepare import PreparedPosting
+from indexer.store import StoredPosting
 
 DEFAULT_MODEL_DIR = Path(__file__).resolve().parent / "models" / "default"
 MODEL_FILE = "model.txt"
@@ -52,30 +53,34 @@ class ModelMismatch(ClassifierError):
     """The artifact was trained on other features than this code computes."""
 
 
-class _DocumentKey:
-    """Hashable stand-in for a posting dict: the short fields extraction reads, and the
-    description by length and hash (CPython caches a string's hash on the string)."""
+class _FieldCache:
+    """Least-recently-used map (posting id, content hash) -> extracted fields.
 
-    __slots__ = ("document", "key")
+    Keyed by content hash, not by document, so a candidate already extracted needs no
+    document at all (`wanted_documents`), and an updated posting is extracted afresh."""
 
-    def __init__(self, document: Mapping[str, Any]) -> None:
-        self.document = document
-        description = document.get("description")
-        text = description if isinstance(description, str) else ""
-        self.key = (
-            *(
-                str(document.get(k))
-                for k in ("id", "title", "company", "location", "salary", "language")
-            ),
-            len(text),
-            hash(text),
-        )
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._items: OrderedDict[tuple[str, str], PostingFields] = OrderedDict()
+        self._lock = threading.Lock()
 
-    def __hash__(self) -> int:
-        return hash(self.key)
+    def get(self, key: tuple[str, str]) -> PostingFields | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _DocumentKey) and self.key == other.key
+    def __contains__(self, key: tuple[str, str]) -> bool:
+        with self._lock:
+            return key in self._items
+
+    def put(self, key: tuple[str, str], value: PostingFields) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
 
 
 class LightGBMScorer:
@@ -96,7 +101,7 @@ class LightGBMScorer:
         self.metadata = dict(metadata)
         self._threshold = float(metadata["threshold"] if threshold is None else threshold)
         self._lock = threading.Lock()
-        self._fields = lru_cache(maxsize=FIELD_CACHE_SIZE)(self._extract)
+        self._fields = _FieldCache(FIELD_CACHE_SIZE)
 
     @property
     def version(self) -> str:
@@ -109,9 +114,23 @@ class LightGBMScorer:
         overridden)."""
         return self._threshold
 
-    def fields(self, document: Mapping[str, Any]) -> PostingFields:
-        """Extracted fields of a posting, memoised."""
-        return self._fields(_DocumentKey(document))
+    def fields(self, posting: PreparedPosting | StoredPosting) -> PostingFields:
+        """Extracted fields of a posting, memoised by (id, content hash); a posting not in
+        the memo must carry its document."""
+        key = (posting.id, posting.content_hash)
+        found = self._fields.get(key)
+        if found is None:
+            found = extract_fields(posting.document)
+            self._fields.put(key, found)
+        return found
+
+    def wanted_documents(self, candidates: Sequence[Candidate]) -> set[str]:
+        """Candidates whose fields are not memoised yet."""
+        return {
+            c.posting.id
+            for c in candidates
+            if (c.posting.id, c.posting.content_hash) not in self._fields
+        }
 
     def score(self, query: PreparedPosting, candidates: Sequence[Candidate]) -> list[float]:
         """Duplicate probability of each candidate, from one predict call for all of them."""
@@ -154,10 +173,6 @@ class LightGBMScorer:
             Contribution(FEATURE_NAMES[i], float(row[0, i]), float(contributions[i]))
             for i in order[:top]
         ]
-
-    @staticmethod
-    def _extract(key: _DocumentKey) -> PostingFields:
-        return extract_fields(key.document)
 
 
 def load_model(

@@ -60,7 +60,13 @@ class PairScorer(Protocol):
 
     @property
     def needs_documents(self) -> bool:
-        """Whether candidates must carry their full `document` (decoding costs time)."""
+        """Whether the scorer reads candidates' `document` at all."""
+        ...
+
+    def wanted_documents(self, candidates: Sequence[Candidate]) -> set[str]:
+        """Ids of the candidates whose full `document` `score` needs (the caller loads them:
+        decoding every candidate's JSON cost more than scoring; a scorer that remembers
+        what it extracted asks only for postings it has not seen in this version)."""
         ...
 
     def score(self, query: PreparedPosting, candidates: Sequence[Candidate]) -> list[float]:
@@ -83,6 +89,10 @@ class OverlapScorer:
     name: str = "overlap"
     version: str = "1"
     needs_documents: bool = False
+
+    def wanted_documents(self, candidates: Sequence[Candidate]) -> set[str]:
+        """None: the overlap comes from the sketches."""
+        return set()
 
     def score(self, query: PreparedPosting, candidates: Sequence[Candidate]) -> list[float]:
         """The candidates' estimated overlap with the query, already computed at verification."""

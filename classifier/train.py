@@ -19,7 +19,6 @@ import platform
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -42,11 +41,11 @@ from classifier.corpora import (
     load_nhs,
     load_nhs_groups,
 )
-from classifier.features import FEATURE_NAMES, FEATURE_VERSION, TextSimilarity, feature_row
-from classifier.fields import PostingFields, extract_fields
+from classifier.features import FEATURE_NAMES, FEATURE_VERSION
+from classifier.matrix import feature_matrix, parallel_map
 from classifier.model import DEFAULT_MODEL_DIR, load_model, save_model
 from classifier.pairs import PairExample, build_pairs
-from indexer.minhash import SketchParams, estimate_jaccard
+from indexer.minhash import SketchParams
 from indexer.prepare import PreparedPosting, prepare_document
 
 logger = logging.getLogger(__name__)
@@ -87,6 +86,7 @@ def train(
     workers: int = 2,
     params: SketchParams | None = None,
     pairs: Sequence[PairExample] | None = None,
+    boilerplate: bool = True,
 ) -> dict[str, Any]:
     """Train on the corpora in `data_dir`, write the artifact to `output_dir`, return metrics.
 
@@ -103,7 +103,7 @@ def train(
     feedback = [_feedback_example(p, i) for i, p in enumerate(feedback_pairs)]
     mark = time.perf_counter()
     all_pairs = [*pairs, *feedback]
-    matrix = feature_matrix(all_pairs, params, workers)
+    matrix = feature_matrix(all_pairs, params, workers, boilerplate)
     labels = np.array([p.label for p in all_pairs], dtype=np.float64)
     timings["features_s"] = round(time.perf_counter() - mark, 1)
 
@@ -143,6 +143,7 @@ def train(
         "seed": seed,
         "lightgbm_params": {**LGB_PARAMS, "seed": seed, "num_boost_round": NUM_ROUNDS},
         "sketch_params": params.to_dict(),
+        "corpus_boilerplate": boilerplate,
         "libraries": _library_versions(),
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "metrics": metrics,
@@ -151,7 +152,9 @@ def train(
     gold_file = data_dir / "gold-dev" / "pairs.jsonl"
     if gold_file.exists():  # checked through the saved artifact, as the service loads it
         scorer = load_model(output_dir)
-        metrics["gold_dev"] = gold_report(load_gold_pairs(data_dir), scorer.predict, threshold)
+        metrics["gold_dev"] = gold_report(
+            load_gold_pairs(data_dir), scorer.predict, threshold, boilerplate=boilerplate
+        )
     timings["total_s"] = round(time.perf_counter() - started, 1)
     metrics["timings"] = timings
     save_model(booster, {**metadata, "metrics": metrics}, output_dir)
@@ -172,7 +175,7 @@ def corpus_pairs(
     prepared = dict(
         zip(
             (str(ad.document["id"]) for ad in ads),
-            _map(partial(_prepare, params=params), [ad.document for ad in ads], workers),
+            parallel_map(partial(_prepare, params=params), [ad.document for ad in ads], workers),
             strict=True,
         )
     )
@@ -181,18 +184,6 @@ def corpus_pairs(
     pairs = build_pairs(nhs, eures, prepared, load_nhs_groups(data_dir), seed)
     timings["pairs_s"] = round(time.perf_counter() - mark, 1)
     return pairs
-
-
-def feature_matrix(
-    pairs: Sequence[PairExample], params: SketchParams, workers: int = 1
-) -> npt.NDArray[np.float64]:
-    """Features of every pair, computed exactly as the service would (sketch estimates under
-    `params`), in chunks over `workers` processes; rows in pair order."""
-    chunks = [pairs[i : i + 500] for i in range(0, len(pairs), 500)]
-    rows = _map(partial(_chunk_features, params=params), chunks, workers)
-    if not rows:
-        return np.empty((0, len(FEATURE_NAMES)))
-    return np.vstack(rows)
 
 
 def split(pairs: Sequence[PairExample], seed: int) -> tuple[list[int], list[int]]:
@@ -254,12 +245,13 @@ def gold_report(
     predict: Callable[[npt.NDArray[np.float64]], npt.NDArray[np.float64]],
     threshold: float,
     params: SketchParams | None = None,
+    boilerplate: bool = True,
 ) -> dict[str, Any]:
     """Metrics on gold-format pairs: overall, per type/reason, the misclassified pairs and
     the overlap baseline (0.995) on the same pairs."""
     params = params or SketchParams()
     examples = [_feedback_example(p, i) for i, p in enumerate(gold)]
-    matrix = feature_matrix(examples, params)
+    matrix = feature_matrix(examples, params, boilerplate=boilerplate)
     labels = np.array([e.label for e in examples], dtype=np.int64)
     scores = predict(matrix)
     kinds = [str(p.get("type") or p.get("reason") or "") for p in gold]
@@ -375,41 +367,6 @@ def _prepare(document: dict[str, Any], params: SketchParams) -> PreparedPosting:
     return prepare_document(document, params)
 
 
-def _chunk_features(chunk: Sequence[PairExample], params: SketchParams) -> npt.NDArray[np.float64]:
-    """Feature rows of a chunk, each distinct posting prepared and extracted once."""
-    prepared: dict[str, PreparedPosting] = {}
-    fields: dict[str, PostingFields] = {}
-    rows = np.empty((len(chunk), len(FEATURE_NAMES)), dtype=np.float64)
-    for row, pair in enumerate(chunk):
-        sides = []
-        for document in (pair.a, pair.b):
-            key = str(document["id"])
-            if key not in prepared:
-                prepared[key] = prepare_document(document, params)
-                fields[key] = extract_fields(document)
-            sides.append(key)
-        first, second = prepared[sides[0]], prepared[sides[1]]
-        has_dates = bool(pair.a.get("posted_at")) and bool(pair.b.get("posted_at"))
-        similarity = TextSimilarity(
-            jaccard=estimate_jaccard(first.sketch, second.sketch),
-            shingles_a=first.shingle_count,
-            shingles_b=second.shingle_count,
-            days_apart=abs((first.posted_at - second.posted_at).total_seconds()) / 86400.0
-            if has_dates
-            else None,
-        )
-        rows[row] = feature_row(fields[sides[0]], fields[sides[1]], similarity)
-    return rows
-
-
-def _map(function: Callable[[Any], Any], items: Sequence[Any], workers: int) -> list[Any]:
-    """`map` over processes when `workers` > 1 and there is enough work; order kept."""
-    if workers <= 1 or len(items) < 2:
-        return [function(item) for item in items]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(function, items, chunksize=max(1, len(items) // (workers * 8))))
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m classifier.train [--output DIR] [--seed N] [--data DIR] [--workers N]`."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
@@ -417,9 +374,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--no-boilerplate",
+        action="store_true",
+        help="experiment: sketches without corpus-learned boilerplate (sections still apply)",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    metrics = train(args.output, seed=args.seed, data_dir=args.data, workers=args.workers)
+    metrics = train(
+        args.output,
+        seed=args.seed,
+        data_dir=args.data,
+        workers=args.workers,
+        boilerplate=not args.no_boilerplate,
+    )
     gold = metrics.get("gold_dev", {}).get("overall", {})
     held = metrics["held_out"]
     print(

@@ -171,3 +171,32 @@ def test_candidate_matrix_matches_pair_features() -> None:
     assert matrix.shape == (3, len(FEATURE_NAMES))
     for row, document in zip(matrix, others, strict=True):
         np.testing.assert_array_equal(row, pair_features(NURSE_EN, document, params))
+
+
+def test_content_words_ignore_stop_words_and_numbers() -> None:
+    a = _copy(DEVELOPER_FR, description="Nous cherchons un développeur Python pour 2 projets.")
+    b = _copy(DEVELOPER_FR, description="Un développeur Python pour les projets, et 5 jours.")
+    f = _features(a, b)
+    # content words: {cherchons, developpeur, python, projets} vs {developpeur, python, projets,
+    # jours}: stop words ("nous", "un", "pour", "les", "et") and numbers do not count
+    assert f["content_jaccard"] == pytest.approx(3 / 5)
+
+
+def test_yearly_salary_compares_monthly_and_yearly_pay() -> None:
+    monthly = _copy(ENGINEER_DE, salary="4.000 EUR brutto pro Monat")
+    yearly = _copy(ENGINEER_DE, salary="48.000 EUR brutto pro Jahr")
+    f = _features(monthly, yearly)
+    assert f["salary_yearly_log_ratio"] == pytest.approx(0.0)
+    assert f["salary_log_ratio"] > 2.0  # as written, the amounts differ twelvefold
+
+
+def test_core_share_is_low_when_sections_are_left_out() -> None:
+    job = " ".join(f"You will maintain system number {i} for our clients." for i in range(20))
+    intro = "About us\n" + " ".join(
+        f"Acme was founded in {1900 + i} by friends." for i in range(30)
+    )
+    short = _copy(NURSE_EN, description=job)
+    long = _copy(NURSE_EN, description=f"{intro}\n\nYour role\n{job}")
+    f = _features(short, long)
+    assert f["core_share_max"] > 0.5
+    assert f["core_share_min"] < 0.5
