@@ -127,6 +127,18 @@ class TextSimilarity:
     shingles_b: int
     days_apart: float | None
 
+    @classmethod
+    def between(cls, a: PreparedPosting, b: PreparedPosting, dated: bool) -> TextSimilarity:
+        """The estimates of two prepared postings (`dated`: both had a real posted_at)."""
+        return cls(
+            jaccard=estimate_jaccard(a.sketch, b.sketch),
+            shingles_a=a.shingle_count,
+            shingles_b=b.shingle_count,
+            days_apart=abs((a.posted_at - b.posted_at).total_seconds()) / 86400.0
+            if dated
+            else None,
+        )
+
 
 def candidate_features(
     query: PreparedPosting,
@@ -156,16 +168,10 @@ def pair_features(
     """Feature vector of two posting dicts (API schema), sketched with `params` exactly as the
     index would (default parameters if None). For evaluation, training and explanations."""
     params = params or SketchParams()
-    prepared_a = prepare_document(dict(a), params)
-    prepared_b = prepare_document(dict(b), params)
-    has_dates = bool(a.get("posted_at")) and bool(b.get("posted_at"))
-    similarity = TextSimilarity(
-        jaccard=estimate_jaccard(prepared_a.sketch, prepared_b.sketch),
-        shingles_a=prepared_a.shingle_count,
-        shingles_b=prepared_b.shingle_count,
-        days_apart=abs((prepared_a.posted_at - prepared_b.posted_at).total_seconds()) / 86400.0
-        if has_dates
-        else None,
+    similarity = TextSimilarity.between(
+        prepare_document(dict(a), params),
+        prepare_document(dict(b), params),
+        dated=bool(a.get("posted_at")) and bool(b.get("posted_at")),
     )
     return np.asarray(feature_row(extract_fields(a), extract_fields(b), similarity))
 

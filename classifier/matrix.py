@@ -21,7 +21,7 @@ from classifier.features import FEATURE_NAMES, TextSimilarity, feature_row
 from classifier.fields import PostingFields, extract_fields
 from classifier.pairs import PairExample
 from indexer.boilerplate import UnitCounter, Witnesses, unit_hash
-from indexer.minhash import SketchParams, estimate_jaccard
+from indexer.minhash import SketchParams
 from indexer.prepare import PreparedPosting, posting_units, prepare_document, with_boilerplate
 from indexer.text import normalise_company, normalise_title
 
@@ -91,15 +91,10 @@ def _chunk_features(
                 prepared[key] = with_boilerplate(plain, masks.get(key, plain.boilerplate), params)
                 fields[key] = extract_fields(document)
             sides.append(key)
-        first, second = prepared[sides[0]], prepared[sides[1]]
-        has_dates = bool(pair.a.get("posted_at")) and bool(pair.b.get("posted_at"))
-        similarity = TextSimilarity(
-            jaccard=estimate_jaccard(first.sketch, second.sketch),
-            shingles_a=first.shingle_count,
-            shingles_b=second.shingle_count,
-            days_apart=abs((first.posted_at - second.posted_at).total_seconds()) / 86400.0
-            if has_dates
-            else None,
+        similarity = TextSimilarity.between(
+            prepared[sides[0]],
+            prepared[sides[1]],
+            dated=bool(pair.a.get("posted_at")) and bool(pair.b.get("posted_at")),
         )
         rows[row] = feature_row(fields[sides[0]], fields[sides[1]], similarity)
     return rows
