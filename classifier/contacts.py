@@ -11,9 +11,11 @@ phone number, and is memoised because an employer's numbers recur across its ads
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
+from typing import Any
 
 import phonenumbers
 
@@ -156,24 +158,22 @@ def _phone(digits: str, region: str, fallbacks: tuple[str, ...]) -> str | None:
 @lru_cache(maxsize=65536)
 def parse_phone(candidate: str, region: str) -> str | None:
     """E.164 form of a possible phone number (national numbers read in `region`), else None."""
-    try:
-        number = phonenumbers.parse(candidate, region)
-    except phonenumbers.NumberParseException:
-        return None
-    if not phonenumbers.is_possible_number(number):
-        return None
-    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+    return _e164(candidate, region, phonenumbers.is_possible_number)
 
 
 @lru_cache(maxsize=65536)
 def _valid_phone(candidate: str, region: str) -> str | None:
     """E.164 form of a number valid in `region` (checked against its numbering plan, which
     `is_possible_number`, a length test, is not), else None."""
+    return _e164(candidate, region, phonenumbers.is_valid_number)
+
+
+def _e164(candidate: str, region: str, accept: Callable[[Any], bool]) -> str | None:
     try:
         number = phonenumbers.parse(candidate, region)
     except phonenumbers.NumberParseException:
         return None
-    if not phonenumbers.is_valid_number(number):
+    if not accept(number):
         return None
     return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
 
