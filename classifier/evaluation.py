@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from classifier.kinds import duplicate_type
-from classifier.scoring import Candidate, PairScorer
-from indexer.minhash import SketchParams, estimate_jaccard, overlap_from_jaccard
+from classifier.scoring import PairScorer, candidate_for
+from indexer.minhash import SketchParams
 from indexer.prepare import prepare_corpus, to_stored
 
 
@@ -52,9 +52,7 @@ def score_pairs(
     results = []
     for number, pair in enumerate(pairs):
         query, other = prepared[2 * number], prepared[2 * number + 1]
-        jaccard = estimate_jaccard(query.sketch, other.sketch)
-        overlap = overlap_from_jaccard(jaccard, query.shingle_count, other.shingle_count)
-        candidate = Candidate(to_stored(other, cluster_id=other.id), jaccard, overlap)
+        candidate = candidate_for(query, to_stored(other, cluster_id=other.id))
         probability = scorer.score(query, [candidate])[0]
         duplicate = probability >= scorer.threshold
         results.append(

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from indexer.minhash import estimate_jaccard, overlap_from_jaccard
 from indexer.prepare import PreparedPosting
 from indexer.store import StoredPosting
 
@@ -29,6 +30,13 @@ class Candidate:
     posting: StoredPosting
     jaccard: float
     overlap: float
+
+
+def candidate_for(query: PreparedPosting, other: StoredPosting) -> Candidate:
+    """`other` as a candidate of `query`, with its sketch estimates against it."""
+    jaccard = estimate_jaccard(query.sketch, other.sketch)
+    overlap = overlap_from_jaccard(jaccard, query.shingle_count, other.shingle_count)
+    return Candidate(other, jaccard, overlap)
 
 
 @dataclass(frozen=True)

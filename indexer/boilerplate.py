@@ -109,10 +109,11 @@ class Witnesses:
         caps = {GLOBAL_SCOPE: GLOBAL_EMPLOYERS}
         if self.company_scope is not None:
             caps[self.company_scope] = COMPANY_TITLES
+        scopes = self.scopes()
         for unit in dict.fromkeys(u for u in units if u is not None):
             if counts.get((GLOBAL_SCOPE, unit), (0, False))[0] >= GLOBAL_EMPLOYERS:
                 continue  # boilerplate for every employer for good: company rows add nothing
-            for scope, witness in self.scopes():
+            for scope, witness in scopes:
                 count, own = counts.get((scope, unit), (0, False))
                 if not own and count < caps[scope]:
                     rows.append((scope, unit, witness))

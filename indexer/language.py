@@ -75,14 +75,12 @@ _NON_LETTER = re.compile(r"[\W\d_]+")
 # Scripts written without spaces between words: Thai, Lao, Tibetan, Myanmar, Khmer, CJK
 # radicals and ideographs (with the iteration and numeral signs), Hiragana, Katakana (with
 # its extensions and the half-width forms), CJK compatibility ideographs and extension planes.
-_NO_SPACE_SCRIPT = re.compile(
+NO_SPACE_SCRIPT = re.compile(
     "[\u0e00-\u0fff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff\u2e80-\u2fdf\u3005-\u3007"
     "\u3021-\u3029\u3031-\u3035\u3038-\u303c\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf"
     "\u4e00-\u9fff\ua9e0-\ua9ff\uaa60-\uaa7f\uf900-\ufaff\uff66-\uff9d"
     "\U00020000-\U0003134f]"
 )
-SCRIPT_PREFIX_CHARS = 1000
-"""Characters `uses_word_spaces` looks at: enough letters to outvote a few Latin brand names."""
 
 
 def _get_identifier() -> _Identifier:
@@ -150,19 +148,3 @@ def _stop_words(code: str) -> frozenset[str]:
         # The Greek list spells delta as U+2206 INCREMENT, a math symbol that tokenize splits on.
         words.update(tokenize(entry.replace("\u2206", "\u0394")))
     return frozenset(words)
-
-
-def uses_word_spaces(text: str) -> bool:
-    """False when most letters of `text` belong to scripts written without spaces between
-    words (Han, Hiragana, Katakana, Thai, Lao, Khmer, Myanmar, Tibetan), so that word tokens
-    would be whole phrases and the caller should use character shingles instead.
-
-    Reads the first `SCRIPT_PREFIX_CHARS` characters; a text with no letters counts as
-    spaced (word shingles are the default). Korean (Hangul) separates words with spaces.
-    """
-    prefix = text[:SCRIPT_PREFIX_CHARS]
-    # Fast exit for the common case, nothing spaceless: 7 µs instead of 80 µs per NHS ad.
-    if prefix.isascii() or _NO_SPACE_SCRIPT.search(prefix) is None:
-        return True
-    letters = _NON_LETTER.sub("", prefix)
-    return 2 * len(_NO_SPACE_SCRIPT.findall(letters)) <= len(letters)

@@ -19,7 +19,7 @@ from indexer.boilerplate import UnitCounter, Witnesses, unit_hash
 from indexer.minhash import Sketch, SketchParams, band_keys
 from indexer.sections import Unit, split_units
 from indexer.store import StoredPosting
-from indexer.text import block_key, normalise_company, normalise_title, tokenize
+from indexer.text import keys_block, normalise_company, normalise_title, tokenize
 from indexer.units import UnitProfile, keep_units, profile_units, sketch_units
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -50,15 +50,6 @@ class PreparedPosting:
     def witnesses(self) -> Witnesses:
         """Who this posting counts as in the boilerplate statistics."""
         return Witnesses(self.company_key, self.title_key)
-
-    @property
-    def boilerplate_share(self) -> float:
-        """Share of the posting's tokens in units judged boilerplate (0 when none)."""
-        total = sum(self.profile.token_counts)
-        if not total or not any(self.boilerplate):
-            return 0.0
-        counts = self.profile.token_counts
-        return sum(c for c, b in zip(counts, self.boilerplate, strict=True) if b) / total
 
 
 def posting_units(title: str, description: str) -> list[Unit]:
@@ -110,6 +101,7 @@ def prepare(
     client sent, the basis of the content hash.
     """
     profile = profile_units(units, params)
+    title_key, company_key = normalise_title(title), normalise_company(company)
     unit_hashes = tuple(unit_hash(u.tokens) for u in units)
     boilerplate = (False,) * len(units)
     sketch, count = sketch_units(profile, keep_units(profile, boilerplate), params)
@@ -119,9 +111,9 @@ def prepare(
         title=title,
         company=company,
         source=source,
-        title_key=normalise_title(title),
-        company_key=normalise_company(company),
-        block_key=block_key(company, title),
+        title_key=title_key,
+        company_key=company_key,
+        block_key=keys_block(company_key, title_key),
         sketch=sketch,
         shingle_count=count,
         band_keys=band_keys(sketch, params),

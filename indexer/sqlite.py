@@ -284,8 +284,9 @@ class SqliteStore:
         self, scopes: Sequence[tuple[int, int]], units: Sequence[int | None]
     ) -> dict[tuple[int, int], tuple[int, bool]]:
         """Boilerplate statistics: one IN query per scope and chunk of units over the
-        (scope, unit, witness) primary key, counted here (a GROUP BY in SQL, or one query
-        over both scopes, measured slower: 0.33-0.39 ms against 0.22 ms per NHS ad)."""
+        (scope, unit, witness) primary key, counted here. A GROUP BY in SQL, or one query over
+        both scopes, was slower when tried once (1,000 NHS ads looked up after 3,000 were
+        ingested: 0.33-0.39 ms against 0.22 ms per ad)."""
         unique = sorted({u for u in units if u is not None})
         found: dict[tuple[int, int], tuple[int, bool]] = {}
         with self._connection("read unit statistics") as conn:

@@ -255,4 +255,9 @@ def normalise_location(location: str | None) -> str:
 
 def block_key(company: str | None, title: str) -> str:
     """The (company, title) blocking key; re-posts of one vacancy usually share it."""
-    return f"{normalise_company(company)}|{normalise_title(title)}"
+    return keys_block(normalise_company(company), normalise_title(title))
+
+
+def keys_block(company_key: str, title_key: str) -> str:
+    """`block_key` from keys already normalised (saves normalising the title twice)."""
+    return f"{company_key}|{title_key}"

@@ -18,13 +18,13 @@ Which units the index sketch keeps (`keep_units`), in order of preference:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from indexer.language import NO_SPACE_SCRIPT
 from indexer.minhash import Sketch, SketchParams, permutations, to_signed
 from indexer.sections import JOB_SECTIONS, Unit
 from indexer.shingles import shingle_set, word_ngram_hashes
@@ -39,10 +39,6 @@ turns the rest into "offer" or "apply", and a sketch of the first paragraph alon
 miss most of the vacancy."""
 
 _CHUNK = 2048  # shingles per (chunk x M) temporary: 2 MB for M = 128
-_UNSPACED = re.compile(
-    "[\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f\u1780-\u17ff"
-    "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
-)
 _MAX = np.iinfo(np.uint64).max
 
 
@@ -71,7 +67,7 @@ def shingle_tokens(tokens: Sequence[str]) -> list[str]:
         return list(tokens)
     out: list[str] = []
     for token in tokens:
-        if not token.isascii() and _UNSPACED.search(token):
+        if not token.isascii() and NO_SPACE_SCRIPT.search(token):
             out.extend(token)
         else:
             out.append(token)
@@ -80,11 +76,7 @@ def shingle_tokens(tokens: Sequence[str]) -> list[str]:
 
 def profile_units(units: Sequence[Unit], params: SketchParams) -> UnitProfile:
     """Shingle the concatenated units and take each unit's minimums under `params`."""
-    flat = [t for u in units for t in u.tokens]
-    if "".join(flat).isascii():
-        per_unit = [list(u.tokens) for u in units]
-    else:
-        per_unit = [shingle_tokens(u.tokens) for u in units]
+    per_unit = [shingle_tokens(u.tokens) for u in units]
     counts = tuple(len(tokens) for tokens in per_unit)
     if params.shingle_kind == "word":
         shingles, owners = _stream_shingles(per_unit, params.shingle_size)

@@ -14,8 +14,7 @@ from datetime import UTC, datetime, timedelta
 from time import perf_counter
 
 from classifier.kinds import duplicate_type
-from classifier.scoring import Candidate, PairScorer
-from indexer.minhash import estimate_jaccard, overlap_from_jaccard
+from classifier.scoring import Candidate, PairScorer, candidate_for
 from indexer.prepare import PreparedPosting, to_stored, with_boilerplate
 from indexer.store import (
     Assignment,
@@ -92,17 +91,15 @@ class Deduplicator:
         now = self._clock()
         query, _ = prepare_posting(a, self.store.params, now)
         other, _ = prepare_posting(b, self.store.params, now)
-        jaccard = estimate_jaccard(query.sketch, other.sketch)
-        overlap = overlap_from_jaccard(jaccard, query.shingle_count, other.shingle_count)
-        candidate = Candidate(to_stored(other, other.id), jaccard, overlap)
+        candidate = candidate_for(query, to_stored(other, other.id))
         probability = self.scorer.score(query, [candidate])[0]
         duplicate = probability >= self.scorer.threshold
         return PairVerdict(
             probability=probability,
             duplicate=duplicate,
             duplicate_type=duplicate_type(query, candidate) if duplicate else None,
-            jaccard=jaccard,
-            overlap=overlap,
+            jaccard=candidate.jaccard,
+            overlap=candidate.overlap,
             contributions=self.scorer.explain(query, candidate),
         )
 
@@ -208,10 +205,9 @@ class Deduplicator:
         )
         verified: list[Candidate] = []
         for other in found:
-            jaccard = estimate_jaccard(prepared.sketch, other.sketch)
-            overlap = overlap_from_jaccard(jaccard, prepared.shingle_count, other.shingle_count)
-            if overlap >= cfg.verify_min_overlap or other.block_key == prepared.block_key:
-                verified.append(Candidate(other, jaccard, overlap))
+            candidate = candidate_for(prepared, other)
+            if candidate.overlap >= cfg.verify_min_overlap or other.block_key == prepared.block_key:
+                verified.append(candidate)
         verified.sort(key=lambda c: (-c.overlap, c.posting.posted_at, c.posting.id))
         verified = verified[: cfg.max_candidates]
         wanted = self.scorer.wanted_documents(verified) if verified else set()

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from classifier.features import FEATURE_NAMES, candidate_features, pair_features
-from classifier.scoring import Candidate
-from indexer.minhash import SketchParams, estimate_jaccard, overlap_from_jaccard
+from classifier.scoring import candidate_for
+from indexer.minhash import SketchParams
 from indexer.prepare import prepare_document, to_stored
 from tests.classifier.postings import ADVISOR_NL, DEVELOPER_FR, ENGINEER_DE, NURSE_EN
 
@@ -164,9 +164,7 @@ def test_candidate_matrix_matches_pair_features() -> None:
     candidates = []
     for document in others:
         prepared = prepare_document(document, params)
-        jaccard = estimate_jaccard(query.sketch, prepared.sketch)
-        overlap = overlap_from_jaccard(jaccard, query.shingle_count, prepared.shingle_count)
-        candidates.append(Candidate(to_stored(prepared, prepared.id), jaccard, overlap))
+        candidates.append(candidate_for(query, to_stored(prepared, prepared.id)))
     matrix = candidate_features(query, candidates)
     assert matrix.shape == (3, len(FEATURE_NAMES))
     for row, document in zip(matrix, others, strict=True):

@@ -21,9 +21,9 @@ from classifier.model import (
     load_model,
 )
 from classifier.pairs import PairExample, PairPlan, Synthesiser
-from classifier.scoring import Candidate, PairScorer
+from classifier.scoring import Candidate, PairScorer, candidate_for
 from classifier.train import choose_threshold, split, train
-from indexer.minhash import SketchParams, estimate_jaccard, overlap_from_jaccard
+from indexer.minhash import SketchParams
 from indexer.prepare import prepare_document, to_stored
 from tests.classifier.postings import BASE_POSTINGS, NURSE_EN, synthetic_ads
 
@@ -99,9 +99,7 @@ def _candidates(
     candidates = []
     for document in others:
         prepared = prepare_document(document, params)
-        jaccard = estimate_jaccard(query.sketch, prepared.sketch)
-        overlap = overlap_from_jaccard(jaccard, query.shingle_count, prepared.shingle_count)
-        candidates.append(Candidate(to_stored(prepared, prepared.id), jaccard, overlap))
+        candidates.append(candidate_for(query, to_stored(prepared, prepared.id)))
     return query, candidates
 
 

@@ -12,11 +12,12 @@ import pytest
 import indexer.language as language
 from indexer.language import (
     CANDIDATE_LANGUAGES,
+    NO_SPACE_SCRIPT,
     detect_language,
     stop_words,
-    uses_word_spaces,
 )
 from indexer.text import tokenize
+from indexer.units import shingle_tokens
 
 # Hand-written job-ad snippets, a few sentences each.
 ADS = {
@@ -198,28 +199,26 @@ def test_stop_words_accept_case_and_region_and_are_cached() -> None:
     assert stop_words("fr") is stop_words("fr")
 
 
-# --- uses_word_spaces ---------------------------------------------------------------------------
+# --- scripts written without spaces (shingled by character in indexer.units) -------------------
 
 
 @pytest.mark.parametrize("key", sorted(SPACELESS))
-def test_spaceless_scripts_do_not_use_word_spaces(key: str) -> None:
-    assert not uses_word_spaces(SPACELESS[key])
+def test_spaceless_scripts_are_shingled_by_character(key: str) -> None:
+    tokens = tokenize(SPACELESS[key])
+    exploded = shingle_tokens(tokens)
+    assert len(exploded) > len(tokens)
+    assert all(len(t) == 1 for t in exploded if NO_SPACE_SCRIPT.search(t))
 
 
 @pytest.mark.parametrize("key", sorted(ADS))
-def test_latin_cyrillic_and_greek_use_word_spaces(key: str) -> None:
-    assert uses_word_spaces(ADS[key])
+def test_latin_cyrillic_and_greek_words_stay_whole(key: str) -> None:
+    tokens = tokenize(ADS[key])
+    assert shingle_tokens(tokens) == tokens
 
 
-@pytest.mark.parametrize("text", ["경력 소프트웨어 엔지니어를 모집합니다.", "", "12345 - 678"])
-def test_korean_and_letterless_text_count_as_spaced(text: str) -> None:
-    assert uses_word_spaces(text)
-
-
-def test_uses_word_spaces_reads_a_bounded_prefix() -> None:
-    text = ADS["en"] * 10 + SPACELESS["zh"] * 100
-    assert len(ADS["en"] * 10) >= language.SCRIPT_PREFIX_CHARS
-    assert uses_word_spaces(text)
+def test_korean_words_stay_whole() -> None:
+    tokens = tokenize("경력 소프트웨어 엔지니어를 모집합니다.")
+    assert shingle_tokens(tokens) == tokens
 
 
 # --- tokenize on Cyrillic and Greek -------------------------------------------------------------
