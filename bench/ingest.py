@@ -4,7 +4,8 @@
 
 Ours: every posting validated, cleaned, sketched, candidate-searched, scored, clustered and
 committed to the embedded SQLite index, along `jobdedup ingest`'s path (groups of 256 per
-commit, cleaning and sketching in --workers processes). Per-posting latency on that path is
+commit, cleaning and sketching in --workers processes, default 1 as in the CLI; 0 runs them
+in the deciding process). Per-posting latency on that path is
 the sum of the stage timings; the `/dedup` path (one commit per posting) is timed separately
 on the first --api-limit postings.
 Peer: datasketch `MinHashLSH` in memory (threshold 0.5, M=128) fed the same word shingles
@@ -45,7 +46,7 @@ def _summary(latencies: list[float], elapsed: float, extra: dict[str, Any]) -> d
 
 def run_ours(limit: int | None, workers: int, boilerplate: bool = True) -> dict[str, Any]:
     """`jobdedup ingest`'s path on a fresh embedded index: the Deduplicator's stream (groups
-    of 256 decisions per commit; cleaning and sketching in `workers` processes when > 1).
+    of 256 decisions per commit; cleaning and sketching in `workers` processes, if any).
     Per-posting latency is the sum of the pipeline's stage timings of each posting."""
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
@@ -62,7 +63,7 @@ def run_ours(limit: int | None, workers: int, boilerplate: bool = True) -> dict[
         stages: dict[str, float] = {}
         duplicates = candidates = 0
         pool = (
-            ProcessPoolExecutor(workers, mp_context=get_context("spawn")) if workers > 1 else None
+            ProcessPoolExecutor(workers, mp_context=get_context("spawn")) if workers > 0 else None
         )
         started = time.perf_counter()
         postings = (Posting.model_validate(row) for row in rows)
@@ -76,12 +77,13 @@ def run_ours(limit: int | None, workers: int, boilerplate: bool = True) -> dict[
         if pool is not None:
             pool.shutdown()
         stats = dedup.store.stats()
-        dedup.store.close()
+        dedup.store.close()  # the last connection checkpoints the WAL into the main file
+        on_disk = sum(f.stat().st_size for f in Path(tmp).glob("index.sqlite3*"))
     return _summary(
         latencies,
         elapsed,
         {
-            "bytes_per_posting": stats.bytes / max(1, stats.postings),
+            "bytes_per_posting": on_disk / max(1, stats.postings),
             "duplicates": duplicates,
             "clusters": stats.clusters,
             "candidates_per_posting": candidates / max(1, len(rows)),
@@ -191,7 +193,9 @@ def _table(ours: dict[str, Any], peer: dict[str, Any]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--limit", type=int, help="only the first N postings (date order)")
-    parser.add_argument("--workers", type=int, default=2, help="preparation processes (ours)")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="preparation processes (ours; 0: in-process)"
+    )
     parser.add_argument("--api-limit", type=int, default=2000, help="postings for the API path")
     parser.add_argument(
         "--no-boilerplate",

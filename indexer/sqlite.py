@@ -31,6 +31,7 @@ from indexer.sqlite_schema import (
     SELECT_CANDIDATE,
     SELECT_LIGHT,
     SELECT_POSTING,
+    WAL_CHECKPOINT_PAGES,
     from_micros,
     marks,
     row_to_posting,
@@ -94,6 +95,7 @@ class SqliteStore:
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+        conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_CHECKPOINT_PAGES}")
         return conn
 
     @contextmanager

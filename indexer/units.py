@@ -18,6 +18,7 @@ Which units the index sketch keeps (`keep_units`), in order of preference:
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -39,6 +40,7 @@ turns the rest into "offer" or "apply", and a sketch of the first paragraph alon
 miss most of the vacancy."""
 
 _CHUNK = 2048  # shingles per (chunk x M) temporary: 2 MB for M = 128
+_SCRATCH = threading.local()
 _MAX = np.iinfo(np.uint64).max
 
 
@@ -63,7 +65,7 @@ def shingle_tokens(tokens: Sequence[str]) -> list[str]:
     """Tokens as shingled: words of scripts written without spaces (Chinese, Japanese, Thai,
     Lao, Khmer, Myanmar, Tibetan) are split into characters, so word shingles become
     character shingles exactly where word boundaries fail."""
-    if "".join(tokens).isascii():
+    if _is_ascii(tokens):
         return list(tokens)
     out: list[str] = []
     for token in tokens:
@@ -74,9 +76,16 @@ def shingle_tokens(tokens: Sequence[str]) -> list[str]:
     return out
 
 
+def _is_ascii(tokens: Sequence[str]) -> bool:
+    return "".join(tokens).isascii()
+
+
 def profile_units(units: Sequence[Unit], params: SketchParams) -> UnitProfile:
     """Shingle the concatenated units and take each unit's minimums under `params`."""
-    per_unit = [shingle_tokens(u.tokens) for u in units]
+    if all(_is_ascii(u.tokens) for u in units):  # the common case: nothing to split
+        per_unit = [list(u.tokens) for u in units]
+    else:
+        per_unit = [shingle_tokens(u.tokens) for u in units]
     counts = tuple(len(tokens) for tokens in per_unit)
     if params.shingle_kind == "word":
         shingles, owners = _stream_shingles(per_unit, params.shingle_size)
@@ -126,17 +135,31 @@ def _unit_minimums(
     params: SketchParams,
 ) -> npt.NDArray[np.uint64]:
     """Per-unit minimum of every permutation: (units x M), vectorised per chunk of shingles.
-    Owners are non-decreasing, so each chunk reduces over contiguous runs (reduceat)."""
+    Owners are non-decreasing, so each chunk reduces over contiguous runs (reduceat). The
+    (chunk x M) block is a per-thread scratch array: allocating 0.5-2 MB afresh for every
+    posting cost page faults (0.35 -> 0.25 ms per posting on generated units)."""
     xor, mul = permutations(params.seed, params.num_perm)
     result = np.full((max(unit_count, 1), params.num_perm), _MAX, dtype=np.uint64)
+    scratch = _scratch(params.num_perm)
     for start in range(0, len(shingles), _CHUNK):
-        block = shingles[start : start + _CHUNK, None] ^ xor
-        block *= mul
+        chunk = shingles[start : start + _CHUNK]
+        block = scratch[: len(chunk)]
+        np.bitwise_xor(chunk[:, None], xor, out=block)
+        np.multiply(block, mul, out=block)
         owner = owners[start : start + _CHUNK]
         cuts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
         runs = owner[cuts]  # distinct within a chunk; a unit cut by a chunk edge meets itself
         result[runs] = np.minimum(result[runs], np.minimum.reduceat(block, cuts, axis=0))
     return result
+
+
+def _scratch(num_perm: int) -> npt.NDArray[np.uint64]:
+    """This thread's (chunk x M) work array (threads of the API prepare concurrently)."""
+    block: npt.NDArray[np.uint64] | None = getattr(_SCRATCH, "block", None)
+    if block is None or block.shape[1] != num_perm:
+        block = np.empty((_CHUNK, num_perm), dtype=np.uint64)
+        _SCRATCH.block = block
+    return block
 
 
 def distinct_count(values: npt.NDArray[np.uint64]) -> int:

@@ -246,7 +246,8 @@ def test_worker_processes_give_the_same_decisions(
     postings_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     in_process, pooled = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
-    assert _ingest(postings_file, "--data-dir", str(tmp_path / "a"), "--out", str(in_process)) == 0
+    args = ["--data-dir", str(tmp_path / "a"), "--out", str(in_process), "--workers", "0"]
+    assert _ingest(postings_file, *args) == 0
 
     code = _ingest(
         postings_file, "--data-dir", str(tmp_path / "b"), "--out", str(pooled), "--workers", "2"
