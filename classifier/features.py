@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 from rapidfuzz import fuzz
 
+from classifier.anchors import shared_anchors
 from classifier.fields import PostingFields, extract_fields
 from classifier.lexicon import STRONG_CONTRACT
 from classifier.scoring import Candidate
@@ -34,9 +35,10 @@ from indexer.minhash import SketchParams, estimate_jaccard, overlap_from_jaccard
 from indexer.prepare import PreparedPosting, prepare_document
 from indexer.store import StoredPosting
 
-FEATURE_VERSION = 2
+FEATURE_VERSION = 3
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
+# 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -54,6 +56,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     "core_share_min",
     "core_share_max",
     "content_jaccard",
+    "anchor_overlap",
+    "anchor_shared_log",
     # title
     "title_equal",
     "title_jaccard",
@@ -214,7 +218,18 @@ def _text_features(a: PostingFields, b: PostingFields, sim: TextSimilarity) -> l
         lengths[0] / lengths[1] if lengths[1] else NAN,
         *_core_shares(a, b, sim),
         _jaccard(a.content_tokens, b.content_tokens),
+        *_anchor_features(a, b),
     ]
+
+
+def _anchor_features(a: PostingFields, b: PostingFields) -> list[float]:
+    """(share of the smaller anchor set found on the other side, log1p of how many anchors
+    are shared): a translated re-post keeps its names and codes while sharing no shingles.
+    (A third, the share without the employer's name, left the same employer's translated
+    vacancies as confusable: 36% against 38% false positives on held-out pairs.)"""
+    shared = len(shared_anchors(a.anchors, b.anchors, a.description_tokens, b.description_tokens))
+    smaller = min(len(a.anchors), len(b.anchors))
+    return [min(1.0, shared / smaller) if smaller else NAN, math.log1p(shared)]
 
 
 def _core_shares(a: PostingFields, b: PostingFields, sim: TextSimilarity) -> list[float]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
@@ -24,6 +24,7 @@ import xxhash
 
 from classifier import contacts
 from classifier import lexicon as lx
+from classifier.anchors import anchors
 from classifier.places import location_parts
 from classifier.places import place_keys as place_keys  # re-exported: mutations uses it
 from indexer.language import detect_language, stop_words
@@ -145,6 +146,9 @@ class PostingFields:
     description_length: int
     shingles: npt.NDArray[np.int64]
     language: str | None
+    anchors: frozenset[str]
+    """Names, places, tools, numbers and codes of title, company and description: what a
+    translation keeps (`classifier.anchors`)."""
 
 
 def extract_fields(document: Mapping[str, Any]) -> PostingFields:
@@ -173,6 +177,7 @@ def extract_fields(document: Mapping[str, Any]) -> PostingFields:
     references = contacts.references(text) | contacts.references(title)
     region, *fallbacks = _REGIONS.get(language or "", ("GB",))
     pay = contacts.pay(salary_text, frozenset(_tokens(salary_text)), text, token_set)
+    stop = stop_words(language or "")
     return PostingFields(
         title_key=title_key,
         title_tokens=frozenset(title_key.split()) - _TITLE_STOPWORDS,
@@ -199,10 +204,11 @@ def extract_fields(document: Mapping[str, Any]) -> PostingFields:
         description_hash=xxhash.xxh64_intdigest(padded.encode("utf-8")),
         description_tokens=token_set,
         description_numbers=numbers,
-        content_tokens=token_set - numbers - stop_words(language or ""),
+        content_tokens=token_set - numbers - stop,
         description_length=len(tokens),
         shingles=_shingles(tokens),
         language=language,
+        anchors=anchors("\n".join((title, _text(document, "company"), text)), stop),
     )
 
 
@@ -339,7 +345,7 @@ def _grades(tokens: Sequence[str], joined: bool, first_only: bool = False) -> fr
     return frozenset(found)
 
 
-@cache
+@lru_cache(maxsize=4096)  # bounded: a service extracts every posting it meets, forever
 def _language(given: object, text: str) -> str | None:
     """The posting's language: the given code's first subtag ("fr-BE" → "fr"), else what
     py3langid reads in the opening of the text (`indexer.language`), else None."""

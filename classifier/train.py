@@ -45,6 +45,7 @@ from classifier.features import FEATURE_NAMES, FEATURE_VERSION
 from classifier.matrix import feature_matrix, parallel_map
 from classifier.model import DEFAULT_MODEL_DIR, load_model, save_model
 from classifier.pairs import PairExample, build_pairs
+from classifier.translations import load_translations, translation_pairs
 from indexer.minhash import SketchParams
 from indexer.prepare import PreparedPosting, prepare_document
 
@@ -166,7 +167,8 @@ def train(
 def corpus_pairs(
     data_dir: Path, seed: int, params: SketchParams, workers: int, timings: dict[str, float]
 ) -> list[PairExample]:
-    """Training pairs from the NHS and EURES corpora in `data_dir` (gold-dev ads excluded)."""
+    """Training pairs from the NHS and EURES corpora in `data_dir`, and translated re-posts
+    from the EURES translations file (`classifier.translations`); gold-dev ads excluded."""
     mark = time.perf_counter()
     exclusions = gold_exclusions(data_dir)
     nhs = load_nhs(data_dir, exclusions)
@@ -182,6 +184,7 @@ def corpus_pairs(
     timings["load_and_sketch_s"] = round(time.perf_counter() - mark, 1)
     mark = time.perf_counter()
     pairs = build_pairs(nhs, eures, prepared, load_nhs_groups(data_dir), seed)
+    pairs += translation_pairs(load_translations(data_dir, exclusions), seed)
     timings["pairs_s"] = round(time.perf_counter() - mark, 1)
     return pairs
 
