@@ -167,8 +167,8 @@ def _preparers(workers: int) -> Iterator[Executor | None]:
     """A process pool of `workers` processes for cleaning and sketching (none for 0).
 
     One process is the default: it overlaps preparation with the deciding thread, which took
-    NHS ingest from 188 to 286 postings/s on two cores; a second one competes with the
-    deciding thread for the same cores (271/s)."""
+    NHS ingest from about 180 to 275-319 postings/s on two cores; a second one adds nothing
+    measurable there (289/s), since the deciding thread is the bottleneck."""
     if workers <= 0:
         yield None
         return
