@@ -58,6 +58,7 @@ if str(ROOT) not in sys.path:
 
 from classifier import contacts  # noqa: E402
 from classifier.evaluation import roc_auc, score_pairs  # noqa: E402
+from classifier.translations import posting as translated_posting  # noqa: E402
 from indexer.minhash import (  # noqa: E402
     SketchParams,
     band_keys,
@@ -151,15 +152,8 @@ def employer(row: Row) -> str:
 def posting(row: Row, side: str, like: Row | None = None) -> dict[str, Any]:
     """One side of a row as a `/dedup` posting, validated and dumped as `evaluate` does, with
     the date and region of `like` (the query of a negative pair)."""
-    like = like or row
-    doc = {
-        "id": f"{row['job_id']}:{side}",
-        "title": row[f"title_{side}"],
-        "description": row[f"description_{side}"],
-        "company": row[f"company_{side}"].strip() or None,
-        "location": like["region"] or None,
-        "posted_at": like["date"],
-    }
+    doc = translated_posting(row, side, like or row)
+    doc["id"] = f"{row['job_id']}:{side}"
     return Posting.model_validate(doc).model_dump(mode="json", exclude_none=True)
 
 

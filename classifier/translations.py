@@ -57,7 +57,7 @@ def load_translations(data_dir: Path, exclusions: GoldExclusions) -> list[Row]:
         )
         and row["description_original"].strip() != row["description_en_mt"].strip()
         and detect_language(row["description_original"]) != "en"
-        and not exclusions.excludes(_posting(row, "original", row, 0))
+        and not exclusions.excludes(posting(row, "original", row, 0))
     ]
     return sorted(usable, key=lambda row: row["job_id"])
 
@@ -98,15 +98,15 @@ def translation_pairs(rows: Sequence[Row], seed: int) -> list[PairExample]:
 def _pair(query: Row, other: Row, days_later: int, label: int, kind: str) -> PairExample:
     """The query's original against `other`'s translation, placed where the query is."""
     return PairExample(
-        a=_posting(query, "original", query, 0),
-        b=_posting(other, "en_mt", query, days_later),
+        a=posting(query, "original", query, 0),
+        b=posting(other, "en_mt", query, days_later),
         label=label,
         kind=kind,
         groups=(_group(query), _group(other)),
     )
 
 
-def _posting(row: Row, side: str, place: Row, days_later: int) -> dict[str, Any]:
+def posting(row: Row, side: str, place: Row, days_later: int = 0) -> dict[str, Any]:
     """One side of a row in the posting schema, at `place`'s region and date (+ days)."""
     posted = date.fromisoformat(place["date"]) + timedelta(days=days_later)
     document = {
