@@ -8,6 +8,7 @@ from indexer.store import Feedback
 from service.pipeline import Deduplicator
 from tests.api.postings import ACCOUNT_EXECUTIVE, DATA_ENGINEER, DATA_ENGINEER_REPOST
 from tests.api.support import dedup, error_of, fields_of
+from tests.classifier.postings import WAREHOUSE_EN, WELDER_EN, WELDER_PL
 
 
 def test_pair_score_of_a_repost_is_a_duplicate_with_contributions(client: TestClient) -> None:
@@ -79,3 +80,13 @@ def test_feedback_on_unknown_posting_is_404_and_stores_nothing(client: TestClien
 def test_feedback_label_must_be_known(client: TestClient) -> None:
     label = {"a_id": "x", "b_id": "y", "label": "maybe"}
     assert "label" in fields_of(error_of(client.post("/feedback", json=label), 422))
+
+
+def test_pair_score_recognises_a_translated_repost(client: TestClient) -> None:
+    """The shipped model: a Polish ad and its English translation share names, codes and
+    figures but no shingles; another English ad placed in the same city is not a re-post."""
+    body = client.post("/pairs/score", json={"a": WELDER_PL, "b": WELDER_EN}).json()
+    assert body["duplicate"] is True, body
+    assert body["overlap"] < 0.1  # the text itself says "different ads"
+    other = client.post("/pairs/score", json={"a": WELDER_PL, "b": WAREHOUSE_EN}).json()
+    assert other["duplicate"] is False, other

@@ -128,3 +128,41 @@ def synthetic_ads(count: int = 24) -> list[Ad]:
         }
         ads.append(Ad(document, f"syn:{i}", "en"))
     return ads
+
+
+# A Polish ad, its English translation, and another English ad of the same city.
+WELDER_PL = {
+    "id": "pl-1",
+    "title": "Spawacz MIG/MAG",
+    "company": "Stocznia Gdańsk S.A.",
+    "location": "Gdańsk",
+    "posted_at": "2025-03-03",
+    "description": (
+        "Zatrudnimy spawacza w Gdańsku. Wymagamy uprawnień MIG/MAG 135 oraz znajomości "
+        "rysunku technicznego. Oferujemy umowę o pracę i 6500 PLN brutto. CV prosimy "
+        "wysyłać na adres rekrutacja@stocznia.pl, nr ref. SG-2025-17."
+    ),
+}
+WELDER_EN = {
+    "id": "pl-1-en",
+    "title": "MIG/MAG welder",
+    "company": "Stocznia Gdańsk S.A.",
+    "location": "Gdańsk",
+    "posted_at": "2025-03-05",
+    "description": (
+        "We will hire a welder in Gdańsk. We require MIG/MAG 135 qualifications and knowledge "
+        "of technical drawing. We offer an employment contract and PLN 6500 gross. Please send "
+        "your CV to rekrutacja@stocznia.pl, ref. no. SG-2025-17."
+    ),
+}
+WAREHOUSE_EN = {
+    "id": "pl-2-en",
+    "title": "Warehouse operative",
+    "company": "Magazyny Polskie",
+    "location": "Gdańsk",
+    "posted_at": "2025-03-05",
+    "description": (
+        "We are looking for a forklift operator for our warehouse near Poznań. Shift work, "
+        "UDT licence required, 5200 PLN gross. Apply at praca@magazyny.pl."
+    ),
+}

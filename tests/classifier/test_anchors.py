@@ -8,42 +8,9 @@ import numpy as np
 
 from classifier.anchors import anchors, shared_anchors, transliterate
 from classifier.features import FEATURE_NAMES, pair_features
-
-PL = {
-    "id": "pl-1",
-    "title": "Spawacz MIG/MAG",
-    "company": "Stocznia Gdańsk S.A.",
-    "location": "Gdańsk",
-    "posted_at": "2025-03-03",
-    "description": (
-        "Zatrudnimy spawacza w Gdańsku. Wymagamy uprawnień MIG/MAG 135 oraz znajomości "
-        "rysunku technicznego. Oferujemy umowę o pracę i 6500 PLN brutto. CV prosimy "
-        "wysyłać na adres rekrutacja@stocznia.pl, nr ref. SG-2025-17."
-    ),
-}
-EN = {
-    "id": "pl-1-en",
-    "title": "MIG/MAG welder",
-    "company": "Stocznia Gdańsk S.A.",
-    "location": "Gdańsk",
-    "posted_at": "2025-03-05",
-    "description": (
-        "We will hire a welder in Gdańsk. We require MIG/MAG 135 qualifications and knowledge "
-        "of technical drawing. We offer an employment contract and PLN 6500 gross. Please send "
-        "your CV to rekrutacja@stocznia.pl, ref. no. SG-2025-17."
-    ),
-}
-OTHER_EN = {
-    "id": "pl-2-en",
-    "title": "Warehouse operative",
-    "company": "Magazyny Polskie",
-    "location": "Gdańsk",
-    "posted_at": "2025-03-05",
-    "description": (
-        "We are looking for a forklift operator for our warehouse near Poznań. Shift work, "
-        "UDT licence required, 5200 PLN gross. Apply at praca@magazyny.pl."
-    ),
-}
+from tests.classifier.postings import WAREHOUSE_EN as OTHER_EN
+from tests.classifier.postings import WELDER_EN as EN
+from tests.classifier.postings import WELDER_PL as PL
 
 
 def _features(a: dict[str, Any], b: dict[str, Any]) -> dict[str, float]:
