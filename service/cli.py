@@ -167,7 +167,7 @@ def _preparers(workers: int) -> Iterator[Executor | None]:
     """A process pool of `workers` processes for cleaning and sketching (none for 0).
 
     One process is the default: it overlaps preparation with the deciding thread, which took
-    NHS ingest from about 180 to 275-319 postings/s on two cores; a second one adds nothing
+    NHS ingest from 213 to 275-319 postings/s on two cores; a second one adds nothing
     measurable there (289/s), since the deciding thread is the bottleneck."""
     if workers <= 0:
         yield None
