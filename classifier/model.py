@@ -86,13 +86,11 @@ class _FieldCache:
 class LightGBMScorer:
     """`PairScorer` backed by a LightGBM binary classifier over `FEATURE_NAMES`.
 
-    Thread-safe: FastAPI calls `score` from its thread pool; the field cache is an
-    `lru_cache` (thread-safe) and predictions go through a lock, since a Booster is not
-    documented as safe for concurrent predicts.
+    Thread-safe: FastAPI calls `score` from its thread pool; the field cache and predictions
+    each go through a lock (a Booster is not documented as safe for concurrent predicts).
     """
 
     name = "lightgbm"
-    needs_documents = True
 
     def __init__(
         self, booster: lgb.Booster, metadata: Mapping[str, Any], threshold: float | None = None

@@ -67,11 +67,6 @@ class PairScorer(Protocol):
         """Scores at or above this are duplicates."""
         ...
 
-    @property
-    def needs_documents(self) -> bool:
-        """Whether the scorer reads candidates' `document` at all."""
-        ...
-
     def wanted_documents(self, candidates: Sequence[Candidate]) -> set[str]:
         """Ids of the candidates whose full `document` `score` needs (the caller loads them:
         decoding every candidate's JSON cost more than scoring; a scorer that remembers
@@ -97,7 +92,6 @@ class OverlapScorer:
     threshold: float = OVERLAP_THRESHOLD
     name: str = "overlap"
     version: str = "1"
-    needs_documents: bool = False
 
     def wanted_documents(self, candidates: Sequence[Candidate]) -> set[str]:
         """None: the overlap comes from the sketches."""

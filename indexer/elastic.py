@@ -303,9 +303,7 @@ class ElasticStore:
         skipped = list(workspace.pending.postings)
         if query.exclude_id is not None:
             skipped.append(query.exclude_id)
-        body = candidate_query(
-            sorted(keys), block, since, until, skipped, query.limit, query.with_documents
-        )
+        body = candidate_query(sorted(keys), block, since, until, skipped, query.limit)
         found: list[tuple[int, Source]] = []
         for hit in self._client.search(self._names.postings, body):
             source = hit["_source"]
@@ -316,7 +314,7 @@ class ElasticStore:
         for shared, source in overlay_matches(
             workspace, keys, block, since, until, query.exclude_id
         ):
-            found.append((shared, source if query.with_documents else without_documents(source)))
+            found.append((shared, without_documents(source)))
         found.sort(key=lambda item: (-item[0], item[1]["posted_at"], item[1]["posting_id"]))
         return [posting_from_source(source) for _, source in found[: query.limit]]
 

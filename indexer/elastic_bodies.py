@@ -181,7 +181,6 @@ def candidate_query(
     until_us: int | None,
     exclude_ids: Sequence[str],
     limit: int,
-    with_documents: bool,
 ) -> dict[str, Any]:
     """Postings sharing a band key or the block key inside the window, best first.
 
@@ -212,13 +211,12 @@ def candidate_query(
         query["filter"] = [{"range": {"posted_at": window}}]
     if exclude_ids:
         query["must_not"] = [{"terms": {"posting_id": list(exclude_ids)}}]
-    excluded = ["band_keys"] if with_documents else ["band_keys", "document", "decision"]
     return {
         "query": {"bool": query},
         "sort": [{"_score": "desc"}, {"posted_at": "asc"}, {"posting_id": "asc"}],
         "size": limit,
         "track_total_hits": False,
-        "_source": {"excludes": excluded},
+        "_source": {"excludes": ["band_keys", "document", "decision"]},
     }
 
 

@@ -28,7 +28,6 @@ from indexer.sqlite_schema import (
     MAX_TS,
     MIN_TS,
     SCHEMA,
-    SELECT_CANDIDATE,
     SELECT_LIGHT,
     SELECT_POSTING,
     WAL_CHECKPOINT_PAGES,
@@ -275,7 +274,7 @@ class SqliteStore:
             " top AS (SELECT g.pid, g.shared, g.ts, q.id FROM grouped g"
             " JOIN postings q ON q.rid = g.pid WHERE q.id IS NOT ?"
             " ORDER BY g.shared DESC, g.ts, q.id LIMIT ?)"
-            f" {SELECT_CANDIDATE if query.with_documents else SELECT_LIGHT}"
+            f" {SELECT_LIGHT}"
             " JOIN top ON p.rid = top.pid"
             " ORDER BY top.shared DESC, top.ts, top.id"
         )

@@ -78,10 +78,6 @@ SELECT_LIGHT = (
     + ", ".join(f"p.{name}" for name in FIELDS if name not in ("document", "decision"))
     + " FROM postings p"
 )
-# Candidates for a scorer that reads documents still skip the stored decision.
-SELECT_CANDIDATE = (
-    "SELECT " + ", ".join(f"p.{name}" for name in FIELDS if name != "decision") + " FROM postings p"
-)
 INSERT_POSTING = (
     f"INSERT INTO postings ({', '.join(FIELDS)}, band_keys)"
     f" VALUES ({', '.join(':' + name for name in FIELDS)}, :band_keys)"

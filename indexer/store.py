@@ -90,8 +90,9 @@ class CandidateQuery:
 
     `since`/`until` are inclusive bounds (None = unbounded). Results are ordered by the number
     of shared band keys (descending), then by posted_at and id, and cut at `limit`. Candidate
-    records may carry an empty `decision`, and an empty `document` unless `with_documents`:
-    verification needs only sketches and keys, and decoding JSON is costly.
+    records carry an empty `document` and `decision`: verification needs only sketches and
+    keys, decoding JSON is costly, and the scorer asks for the few documents it needs
+    (`PairScorer.wanted_documents`).
     """
 
     band_keys: Sequence[int]
@@ -100,7 +101,6 @@ class CandidateQuery:
     until: datetime | None
     exclude_id: str | None
     limit: int
-    with_documents: bool = False
 
 
 @dataclass(frozen=True)

@@ -256,9 +256,9 @@ class Deduplicator:
                 [],
             )
         match = candidates[best]
-        full = self.store.get_posting(match.posting.id)
-        if full is not None:  # candidates come without documents; the type needs the location
-            match = Candidate(full, match.jaccard, match.overlap)
+        if not match.posting.document:  # the type needs the location; fetched if not yet
+            full = self.store.get_posting(match.posting.id)
+            match = match if full is None else Candidate(full, match.jaccard, match.overlap)
         linked = {match.posting.cluster_id} | {
             c.posting.cluster_id
             for c, s in zip(candidates, scores, strict=True)

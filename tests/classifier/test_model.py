@@ -108,7 +108,7 @@ def test_scorer_scores_all_candidates_in_one_predict(
 ) -> None:
     scorer = load_model(trained[0])
     _: PairScorer = scorer  # satisfies the protocol
-    assert (scorer.name, scorer.needs_documents) == ("lightgbm", True)
+    assert scorer.name == "lightgbm"
     copy = {**NURSE_EN, "id": "copy", "title": "Staff Nurse - Band 5 (m/w/d)"}
     moved = {**NURSE_EN, "id": "moved", "location": "Hitchin SG5 1AB", "title": "Bank Nurse"}
     query, candidates = _candidates(NURSE_EN, [copy, moved, *BASE_POSTINGS[1:]])

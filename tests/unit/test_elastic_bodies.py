@@ -27,7 +27,7 @@ INT64 = st.integers(min_value=-(2**63), max_value=2**63 - 1)
 
 
 def test_candidate_query_scores_shared_keys_in_filter_context_only() -> None:
-    body = candidate_query([3, 1, 3, 2], "acme|dev", 10, 20, ["self"], 25, False)
+    body = candidate_query([3, 1, 3, 2], "acme|dev", 10, 20, ["self"], 25)
     text = json.dumps(body)
     assert "terms_set" not in text and "script" not in text  # portable to OpenSearch 2.x
     query = body["query"]["bool"]
@@ -45,10 +45,10 @@ def test_candidate_query_scores_shared_keys_in_filter_context_only() -> None:
 
 def test_candidate_query_guards_the_clause_and_terms_limits() -> None:
     with pytest.raises(ValueError, match="band keys"):
-        candidate_query(range(MAX_SCORED_KEYS + 1), None, None, None, [], 10, False)
+        candidate_query(range(MAX_SCORED_KEYS + 1), None, None, None, [], 10)
     with pytest.raises(ValueError, match="excluded ids"):
-        candidate_query([1], None, None, None, ["x"] * 65_537, 10, False)
-    unbounded = candidate_query([1], None, None, None, [], 10, True)["query"]["bool"]
+        candidate_query([1], None, None, None, ["x"] * 65_537, 10)
+    unbounded = candidate_query([1], None, None, None, [], 10)["query"]["bool"]
     assert "filter" not in unbounded and "must_not" not in unbounded
 
 
