@@ -36,8 +36,6 @@ TRANSLATIONS_FILE = Path("eures-eelisa-2025") / "eures_crosslingual_mt_pairs.csv
 MAX_DAYS_LATER = 14
 NEAR_COPY = 0.5
 Row = dict[str, str]
-_NEEDED = ("title", "description")
-_SIDES = ("original", "en_mt")
 
 
 def load_translations(data_dir: Path, exclusions: GoldExclusions) -> list[Row]:

@@ -11,7 +11,7 @@ The statistics are sets of "witnesses" per (scope, unit): the employer keys that
 (global scope) or the title keys of one employer that used it (company scope). A set stops
 growing once it reaches its threshold, so a hot unit costs a fixed number of rows, and a
 unit's verdict only ever moves from "job text" to "boilerplate". Everything is a signed
-64-bit xxhash, stored by the index (`IndexStore.unit_witnesses` and
+64-bit xxhash, stored by the index (`IndexStore.unit_counts` and
 `WriteSet.unit_observations`) or by `UnitCounter` in memory for offline scoring.
 
 Pure: no I/O. The store-backed and the in-memory statistics apply the same rules below.

@@ -210,7 +210,7 @@ class Deduplicator:
                 verified.append(candidate)
         verified.sort(key=lambda c: (-c.overlap, c.posting.posted_at, c.posting.id))
         verified = verified[: cfg.max_candidates]
-        wanted = self.scorer.wanted_documents(verified) if verified else set()
+        wanted = self.scorer.wanted_documents(verified)
         return [self._with_document(c) if c.posting.id in wanted else c for c in verified]
 
     def _with_document(self, candidate: Candidate) -> Candidate:

@@ -82,6 +82,8 @@ def test_families_labels_and_placement(tmp_path: Path) -> None:
     assert employer.groups[0] == employer.groups[1] == "eures:stocznia gdansk"
 
 
-def test_pairs_are_reproducible(tmp_path: Path) -> None:
+def test_pairs_are_reproducible_and_follow_the_seed(tmp_path: Path) -> None:
     rows = load_translations(_data_dir(tmp_path), _none())
     assert translation_pairs(rows, seed=3) == translation_pairs(rows, seed=3)
+    dates = {tuple(p.b["posted_at"] for p in translation_pairs(rows, seed=s)) for s in range(10)}
+    assert len(dates) > 1  # the seed drives the choices (here the re-post delays)

@@ -302,34 +302,77 @@ def test_short_lines_without_markers_stay_apart() -> None:
 # --- HTML, headings, edge cases ----------------------------------------------------------------
 
 
-def test_html_input() -> None:
-    html = (
-        "<div><p>Join our <b>award-winning</b> team in Ghent.</p>"
-        "<h2>Jouw taken</h2><ul><li>Je plant de productie</li><li>Je stuurt 5 mensen aan</li></ul>"
-        "<p><strong>Onze cultuur:</strong></p><p>Wij werken&nbsp;informeel.<br>Koffie is gratis."
-        "</p>"
-        "<h3>Wat bieden wij?</h3><p>Een vast contract &amp; een auto.</p></div>"
-    )
-    units = split_units(html)
-    assert [(u.section, u.heading) for u in units] == [
-        ("intro", False),
-        ("tasks", True),
-        ("tasks", False),
-        ("tasks", False),
-        ("tasks", True),  # a heading of unknown kind ("…:") keeps the section
-        ("tasks", False),
-        ("tasks", False),
-        ("offer", True),
-        ("offer", False),
-    ]
-    assert _flat(units) == tokenize(html)
+_HTML = (
+    "<div><p>Join our <b>award-winning</b> team in Ghent.</p>"
+    "<h2>Jouw taken</h2><ul><li>Je plant de productie</li><li>Je stuurt 5 mensen aan</li></ul>"
+    "<p><strong>Onze cultuur:</strong></p><p>Wij werken&nbsp;informeel.<br>Koffie is gratis.</p>"
+    "<h3>Wat bieden wij?</h3><p>Een vast contract &amp; een auto.</p></div>"
+)
+_FLATTENED = (
+    "Zakres obowiązków: montaż instalacji. Wymagania: - prawo jazdy kat B Sposób aplikowania: - CV"
+)
 
 
-def test_no_heading_ad_is_all_intro() -> None:
-    text = "We need a driver for our bakery in Porto. Shifts start at 5 am.\nGood pay."
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            _HTML,
+            [
+                ("intro", False),
+                ("tasks", True),
+                ("tasks", False),
+                ("tasks", False),
+                ("tasks", True),  # a heading of unknown kind ("…:") keeps the section
+                ("tasks", False),
+                ("tasks", False),
+                ("offer", True),
+                ("offer", False),
+            ],
+        ),
+        (  # headings inside one flattened line
+            _FLATTENED,
+            [
+                ("tasks", True),
+                ("tasks", False),
+                ("profile", True),
+                ("profile", False),
+                ("apply", True),
+                ("apply", False),
+            ],
+        ),
+    ],
+    ids=["html", "flattened"],
+)
+def test_sections_and_headings(text: str, expected: list[tuple[str, bool]]) -> None:
     units = split_units(text)
-    assert [u.section for u in units] == ["intro"] * 3
-    assert not any(u.heading for u in units)
+    assert [(u.section, u.heading) for u in units] == expected
+    assert _flat(units) == tokenize(text)
+
+
+def test_an_inline_heading_is_its_own_unit() -> None:
+    assert _texts(split_units(_FLATTENED))[0] == "zakres obowiazkow"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We need a driver for our bakery in Porto. Shifts start at 5 am.\nGood pay.",
+        # sentences holding lexicon words
+        "Intro text here.\n\nWe offer a great pension and free parking at all sites.\nMore text.",
+        "Intro text here.\n\nContact John Smith on 0123\nMore text.",
+        # an all-caps paragraph is not a stack of headings
+        "KATASKEVI TENTON KAI\nTAPETSARION GIA SKAFI\nGNOSI AGGLIKON.",
+        # field labels ("Salary: Band 4") are not headings
+        "Please note this vacancy may close early.\n\nSalary: Band 4\n\nHours: 37.5 per week"
+        "\n\nThe role will support the Approvals Officer in processing research applications.",
+    ],
+    ids=["plain", "pension", "contact", "all-caps", "field-labels"],
+)
+def test_text_without_headings_is_all_intro(text: str) -> None:
+    units = split_units(text)
+    assert len(units) >= 2
+    assert all(not u.heading and u.section == "intro" for u in units)
 
 
 @pytest.mark.parametrize("text", ["", "   \n\n\t", "- \n •\n***"])
@@ -365,38 +408,6 @@ def test_heading_lexicon(line: str, kind: str) -> None:
     assert units[2].section == kind
 
 
-@pytest.mark.parametrize(
-    "line",
-    ["We offer a great pension and free parking at all sites.", "Contact John Smith on 0123"],
-)
-def test_sentences_with_lexicon_words_are_no_headings(line: str) -> None:
-    units = split_units(f"Intro text here.\n\n{line}\nMore text.")
-    assert not any(u.heading for u in units)
-    assert {u.section for u in units} == {"intro"}
-
-
-def test_inline_headings_in_flattened_text() -> None:
-    text = (
-        "Zakres obowiązków: montaż instalacji. Wymagania: - prawo jazdy kat B "
-        "Sposób aplikowania: - CV"
-    )
-    units = split_units(text)
-    assert [(u.section, u.heading) for u in units] == [
-        ("tasks", True),
-        ("tasks", False),
-        ("profile", True),
-        ("profile", False),
-        ("apply", True),
-        ("apply", False),
-    ]
-    assert _texts(units)[0] == "zakres obowiazkow"
-
-
-def test_an_all_caps_paragraph_is_not_a_stack_of_headings() -> None:
-    text = "KATASKEVI TENTON KAI\nTAPETSARION GIA SKAFI\nGNOSI AGGLIKON."
-    assert not any(u.heading for u in split_units(text))
-
-
 def test_job_sections_and_lexicon_are_consistent() -> None:
     assert set(SECTION_KINDS) >= JOB_SECTIONS | set(LEXICON)
     assert {"tasks", "profile"} <= JOB_SECTIONS
@@ -407,10 +418,3 @@ def test_job_sections_and_lexicon_are_consistent() -> None:
     for spec in (EEO_PHRASES, LEGAL_PHRASES):
         for phrase in spec.replace("*", "").replace("<who>", "x").split("|"):
             assert tokenize(phrase) == phrase.split(), phrase
-
-
-def test_field_labels_do_not_open_a_section() -> None:
-    ad = "Please note this vacancy may close early.\n\nSalary: Band 4\n\nHours: 37.5 per week\n\n"
-    ad += "The role will support the Approvals Officer in processing research applications."
-    sections = {u.section for u in split_units(ad)}
-    assert sections == {"intro"}
