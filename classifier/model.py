@@ -71,9 +71,14 @@ class _FieldCache:
                 self._items.move_to_end(key)
             return found
 
-    def __contains__(self, key: tuple[str, str]) -> bool:
+    def touch(self, key: tuple[str, str]) -> bool:
+        """Whether the key is held, marking it recently used: a candidate found here must
+        not be evicted before it is scored (the caller then skips loading its document)."""
         with self._lock:
-            return key in self._items
+            if key not in self._items:
+                return False
+            self._items.move_to_end(key)
+            return True
 
     def put(self, key: tuple[str, str], value: PostingFields) -> None:
         with self._lock:
@@ -118,6 +123,8 @@ class LightGBMScorer:
         key = (posting.id, posting.content_hash)
         found = self._fields.get(key)
         if found is None:
+            if not posting.document:
+                raise ValueError(f"posting {posting.id}: fields not memoised and no document")
             found = extract_fields(posting.document)
             self._fields.put(key, found)
         return found
@@ -127,7 +134,7 @@ class LightGBMScorer:
         return {
             c.posting.id
             for c in candidates
-            if (c.posting.id, c.posting.content_hash) not in self._fields
+            if not self._fields.touch((c.posting.id, c.posting.content_hash))
         }
 
     def score(self, query: PreparedPosting, candidates: Sequence[Candidate]) -> list[float]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -126,6 +127,24 @@ def test_scorer_scores_all_candidates_in_one_predict(
     assert all(0.0 <= s <= 1.0 for s in scores)
     assert scores[0] == max(scores)
     assert scorer.score(query, []) == []
+
+
+def test_a_candidate_found_in_the_field_memo_is_not_evicted_before_it_is_scored(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pipeline loads a candidate's document only if `wanted_documents` asks for it, so a
+    memoised candidate must survive the query's own fields entering a full memo (the shipped
+    model: it reads the fields a document-less candidate would lack)."""
+    monkeypatch.setattr("classifier.model.FIELD_CACHE_SIZE", 2)
+    scorer = load_model()
+    first, [candidate] = _candidates(NURSE_EN, [{**NURSE_EN, "id": "repost"}])
+    scorer.score(first, [candidate])  # memo: first, repost
+    scorer.fields(first)  # memo: repost, first (repost is now the oldest)
+    second, [full] = _candidates({**NURSE_EN, "id": "second"}, [{**NURSE_EN, "id": "repost"}])
+    bare = Candidate(replace(full.posting, document={}), full.jaccard, full.overlap)
+    expected = load_model().score(second, [full])  # a fresh memo reads the document
+    assert scorer.wanted_documents([bare]) == set()  # memoised: no document needed
+    assert scorer.score(second, [bare]) == expected
 
 
 def test_explain_lists_contributions(trained: tuple[Path, dict[str, Any]]) -> None:
