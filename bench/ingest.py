@@ -92,7 +92,7 @@ def run_ours(limit: int | None, workers: int, boilerplate: bool = True) -> dict[
     )
 
 
-def run_api_path(limit: int | None) -> dict[str, Any]:
+def run_api_path(limit: int | None, boilerplate: bool = True) -> dict[str, Any]:
     """`/dedup`'s path without HTTP: one `Deduplicator.dedup` per posting, each committed
     (fsync) before the next, timed end to end."""
     from bench.nhs import nhs_postings
@@ -102,7 +102,7 @@ def run_api_path(limit: int | None) -> dict[str, Any]:
 
     rows = nhs_postings(limit=limit)
     with tempfile.TemporaryDirectory(prefix="jobdedup-bench-") as tmp:
-        dedup = build_deduplicator(Settings(data_dir=Path(tmp)))
+        dedup = build_deduplicator(Settings(data_dir=Path(tmp), boilerplate=boilerplate))
         latencies: list[float] = []
         started = time.perf_counter()
         for row in rows:
@@ -209,7 +209,7 @@ def main() -> None:
         runs = {
             "ours": lambda: run_ours(args.limit, args.workers, learn),
             "peer": lambda: run_peer(args.limit),
-            "api": lambda: run_api_path(args.limit),
+            "api": lambda: run_api_path(args.limit, learn),
         }
         print(json.dumps(runs[args.side]()))
         return
@@ -219,7 +219,7 @@ def main() -> None:
     print(f"\nthroughput ratio (ours / peer): {ours['rate'] / peer['rate']:.2f}x")
     stages = ", ".join(f"{k} {v:.3f}" for k, v in ours["stage_ms"].items())
     print(f"ours, mean stage time per posting (ms): {stages}")
-    api = _child("api", args.api_limit)
+    api = _child("api", args.api_limit, boilerplate=learn)
     print(
         f"\n/dedup path (one commit per posting, first {api['postings']} postings): "
         f"{api['rate']:.0f} postings/s, p50 {api['p50_ms']:.2f} ms, p99 {api['p99_ms']:.2f} ms"
