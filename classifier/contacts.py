@@ -236,18 +236,6 @@ class Pay:
     yearly: tuple[float, float] | None
 
 
-def salary(
-    salary_text: str,
-    salary_tokens: frozenset[str],
-    description: str,
-    tokens: frozenset[str],
-) -> tuple[float, float] | None:
-    """(min, max) amount of the salary field, else of currency amounts in the description
-    (the amounts as written: see `pay` for the period)."""
-    found = pay(salary_text, salary_tokens, description, tokens)
-    return (found.low, found.high) if found else None
-
-
 def pay(
     salary_text: str,
     salary_tokens: frozenset[str],

@@ -28,7 +28,7 @@ from classifier import lexicon as lx
 from classifier.anchors import anchors
 from classifier.places import location_parts
 from classifier.places import place_keys as place_keys  # re-exported: mutations uses it
-from indexer.language import detect_language, stop_words
+from indexer.language import DETECT_PREFIX_CHARS, detect_language, stop_words
 from indexer.text import (
     clean,
     normalise_company,
@@ -348,10 +348,15 @@ def _grades(tokens: Sequence[str], joined: bool, first_only: bool = False) -> fr
     return frozenset(found)
 
 
-@lru_cache(maxsize=4096)  # bounded: a service extracts every posting it meets, forever
 def _language(given: object, text: str) -> str | None:
     """The posting's language: the given code's first subtag ("fr-BE" → "fr"), else what
     py3langid reads in the opening of the text (`indexer.language`), else None."""
     if isinstance(given, str) and given.strip():
         return given.strip().lower().replace("_", "-").split("-")[0]
-    return detect_language(text)
+    return _detected(text[: 4 * DETECT_PREFIX_CHARS])
+
+
+@lru_cache(maxsize=4096)  # training extracts each ad's variants again; bounded for a service
+def _detected(opening: str) -> str | None:
+    """`detect_language` of a text's opening: all of the text it reads (see there)."""
+    return detect_language(opening)

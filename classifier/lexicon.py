@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import re
 
-
-def words(text: str) -> frozenset[str]:
-    """The whitespace-separated words of `text`, as a set (word lists read better as text)."""
-    return frozenset(text.split())
+from indexer.key_patterns import UK_INWARD as UK_INWARD  # one definition, shared with the keys
+from indexer.key_patterns import UK_OUTWARD as UK_OUTWARD
+from indexer.key_patterns import words as words
 
 
 def by_canonical(table: dict[str, str]) -> dict[str, str]:
@@ -220,8 +219,6 @@ REMOTE = re.compile(
 )
 """Remote-work markers in a cleaned title or location (short strings: a regex is fine)."""
 
-UK_OUTWARD = re.compile(r"^[a-z]{1,2}\d[a-z\d]?$")
-UK_INWARD = re.compile(r"^\d[a-z]{2}$")
 NUMERIC_POSTCODE = re.compile(r"^\d{4,6}$")
 JOINED_POSTCODE = re.compile(r"^\d{4}[a-z]{2}$")  # Dutch "1012AB"
 DASHED_POSTCODE = re.compile(r"\b(\d{2})-(\d{3})\b")  # Polish "00-950"

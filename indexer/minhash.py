@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from indexer.shingles import ShingleKind, shingle_set
+from indexer.shingles import ShingleKind, mix, shingle_set
 from indexer.text import NORMALISER_VERSION
 
 Sketch = npt.NDArray[np.int64]
@@ -29,8 +29,6 @@ change to them, so indexes built before refuse to open instead of silently mis-c
 2: band keys combined in numpy (was xxhash per band: 42 calls per posting)."""
 _BAND_SEED = np.uint64(0xD6E8FEB86659FD93)  # mixes the band number in: keys are positional
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_FINAL = np.uint64(0xBF58476D1CE4E5B9)
-_SHIFT = np.uint64(31)
 _CHUNK_ROWS = 2048  # bounds the temporary (rows x M) matrix to 2 MB per array for M=128
 
 
@@ -121,14 +119,8 @@ def band_keys(sketch: Sketch, params: SketchParams) -> list[int]:
     """
     used = params.bands * params.rows
     slots = to_unsigned(np.asarray(sketch[:used])).reshape(params.bands, params.rows)
-    with np.errstate(over="ignore"):
-        acc = (np.arange(1, params.bands + 1, dtype=np.uint64) * _BAND_SEED) ^ _GOLDEN
-        for row in range(params.rows):
-            acc ^= slots[:, row]
-            acc *= _GOLDEN
-        acc ^= acc >> _SHIFT
-        acc *= _FINAL
-        acc ^= acc >> _SHIFT
+    acc = (np.arange(1, params.bands + 1, dtype=np.uint64) * _BAND_SEED) ^ _GOLDEN
+    acc = mix(acc, (slots[:, row] for row in range(params.rows)))
     keys: list[int] = to_signed(acc).tolist()
     return keys
 

@@ -51,17 +51,23 @@ def token_hashes(tokens: Sequence[str]) -> Hashes:
     return np.fromiter(map(_TOKEN_HASHES.__getitem__, tokens), dtype=np.uint64, count=len(tokens))
 
 
-def _combine(hashes: Hashes, offsets: Sequence[int]) -> Hashes:
-    """Hash of the token tuples (i + o for o in offsets) for every start i, vectorised."""
-    count = len(hashes) - offsets[-1]
-    acc = hashes[offsets[0] : offsets[0] + count] * _GOLDEN
-    for offset in offsets[1:]:
-        acc ^= hashes[offset : offset + count]
+def mix(acc: Hashes, parts: Iterable[Hashes]) -> Hashes:
+    """Fold `parts` into `acc` in order (xor, then the odd multiplier: order-sensitive) and
+    finish with an avalanche; in place, element-wise. Shingles and LSH band keys share it."""
+    for part in parts:
+        acc ^= part
         acc *= _GOLDEN
     acc ^= acc >> _SHIFT
     acc *= _FINAL
     acc ^= acc >> _SHIFT
     return acc
+
+
+def _combine(hashes: Hashes, offsets: Sequence[int]) -> Hashes:
+    """Hash of the token tuples (i + o for o in offsets) for every start i, vectorised."""
+    count = len(hashes) - offsets[-1]
+    acc = hashes[offsets[0] : offsets[0] + count] * _GOLDEN
+    return mix(acc, (hashes[offset : offset + count] for offset in offsets[1:]))
 
 
 def word_ngram_hashes(tokens: Sequence[str], n: int) -> Hashes:

@@ -53,7 +53,6 @@ class UnitProfile:
     """
 
     sections: tuple[str, ...]
-    token_counts: tuple[int, ...]
     mins: npt.NDArray[np.uint64]
     shingles: npt.NDArray[np.uint64]
     owners: npt.NDArray[np.intp]
@@ -65,7 +64,7 @@ def shingle_tokens(tokens: Sequence[str]) -> list[str]:
     """Tokens as shingled: words of scripts written without spaces (Chinese, Japanese, Thai,
     Lao, Khmer, Myanmar, Tibetan) are split into characters, so word shingles become
     character shingles exactly where word boundaries fail."""
-    if _is_ascii(tokens):
+    if "".join(tokens).isascii():
         return list(tokens)
     out: list[str] = []
     for token in tokens:
@@ -76,24 +75,15 @@ def shingle_tokens(tokens: Sequence[str]) -> list[str]:
     return out
 
 
-def _is_ascii(tokens: Sequence[str]) -> bool:
-    return "".join(tokens).isascii()
-
-
 def profile_units(units: Sequence[Unit], params: SketchParams) -> UnitProfile:
     """Shingle the concatenated units and take each unit's minimums under `params`."""
-    if all(_is_ascii(u.tokens) for u in units):  # the common case: nothing to split
-        per_unit = [list(u.tokens) for u in units]
-    else:
-        per_unit = [shingle_tokens(u.tokens) for u in units]
-    counts = tuple(len(tokens) for tokens in per_unit)
+    per_unit = [shingle_tokens(u.tokens) for u in units]
     if params.shingle_kind == "word":
         shingles, owners = _stream_shingles(per_unit, params.shingle_size)
     else:
         shingles, owners = _unit_shingles(per_unit, params)
     return UnitProfile(
         sections=tuple(u.section for u in units),
-        token_counts=counts,
         mins=_unit_minimums(shingles, owners, len(units), params),
         shingles=shingles,
         owners=owners,
