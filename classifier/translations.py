@@ -105,10 +105,13 @@ def _pair(query: Row, other: Row, days_later: int, label: int, kind: str) -> Pai
 
 
 def posting(row: Row, side: str, place: Row, days_later: int = 0) -> dict[str, Any]:
-    """One side of a row in the posting schema, at `place`'s region and date (+ days)."""
+    """One side of a row in the posting schema, at `place`'s region and date (+ days); the id
+    names the placement unless it is the row's own, unmoved."""
     posted = date.fromisoformat(place["date"]) + timedelta(days=days_later)
+    placed = "" if place is row and not days_later else f"@{place['job_id']}+{days_later}"
     document = {
-        "id": f"xl-{row['job_id']}-{side}",
+        # one id per distinct document: feature matrices memoise prepared postings by id
+        "id": f"xl-{row['job_id']}-{side}{placed}",
         "title": row[f"title_{side}"],
         "description": row[f"description_{side}"],
         "company": row[f"company_{side}"].strip() or None,

@@ -72,7 +72,7 @@ def test_families_labels_and_placement(tmp_path: Path) -> None:
     assert kinds.count(("xling_country", 0)) == 3
     assert kinds.count(("xling_employer", 0)) == 2  # PL1 and PL2 share an employer
     for pair in pairs:
-        assert pair.a["id"].endswith("-original") and pair.b["id"].endswith("-en_mt")
+        assert pair.a["id"].endswith("-original") and "-en_mt@" in pair.b["id"]
         assert pair.b["location"] == pair.a["location"]  # a negative sits where its query is
         days = date.fromisoformat(pair.b["posted_at"]) - date.fromisoformat(pair.a["posted_at"])
         assert 0 <= days.days <= 14
@@ -80,6 +80,14 @@ def test_families_labels_and_placement(tmp_path: Path) -> None:
         assert same_ad == (pair.label == 1)
     employer = next(p for p in pairs if p.kind == "xling_employer")
     assert employer.groups[0] == employer.groups[1] == "eures:stocznia gdansk"
+
+
+def test_a_side_placed_differently_gets_its_own_id(tmp_path: Path) -> None:
+    rows = load_translations(_data_dir(tmp_path), _none())
+    documents: dict[str, dict[str, object]] = {}
+    for pair in translation_pairs(rows, seed=7):
+        for side in (pair.a, pair.b):
+            assert documents.setdefault(side["id"], side) == side  # same id, same document
 
 
 def test_pairs_are_reproducible_and_follow_the_seed(tmp_path: Path) -> None:
