@@ -23,10 +23,12 @@ from indexer.shingles import ShingleKind, mix, shingle_set
 from indexer.text import NORMALISER_VERSION
 
 Sketch = npt.NDArray[np.int64]
-HASH_VERSION = 2
-"""Version of the shingle hashing, the permutation family and the band-key hash; bump on any
-change to them, so indexes built before refuse to open instead of silently mis-comparing.
-2: band keys combined in numpy (was xxhash per band: 42 calls per posting)."""
+HASH_VERSION = 3
+"""Version of the shingle hashing, the permutation family and the keys a posting is indexed
+under (band keys and `indexer.lookup_keys`); bump on any change to them, so indexes built
+before refuse to open instead of silently mis-comparing or missing candidates.
+2: band keys combined in numpy (was xxhash per band: 42 calls per posting).
+3: lead fingerprints and the company-title key indexed beside the band keys."""
 _BAND_SEED = np.uint64(0xD6E8FEB86659FD93)  # mixes the band number in: keys are positional
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _CHUNK_ROWS = 2048  # bounds the temporary (rows x M) matrix to 2 MB per array for M=128

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from indexer.boilerplate import UnitCounter, Witnesses, unit_hash
+from indexer.lookup_keys import lookup_keys
 from indexer.minhash import Sketch, SketchParams, band_keys
 from indexer.sections import Unit, split_units
 from indexer.store import StoredPosting
@@ -40,11 +41,20 @@ class PreparedPosting:
     sketch: Sketch
     shingle_count: int
     band_keys: list[int]
+    lookup_keys: list[int]
+    """Keys indexed beside the band keys (`indexer.lookup_keys`): lead fingerprints, which find
+    snippets and partial copies, and the company-title key, which finds company variants."""
     content_hash: str
     document: dict[str, Any]
     profile: UnitProfile
     unit_hashes: tuple[int | None, ...]
     boilerplate: tuple[bool, ...]
+
+    @property
+    def index_keys(self) -> list[int]:
+        """Every key the posting is indexed and searched under: band keys, then lookup keys
+        (the stores index one list of signed 64-bit keys; their hash domains keep apart)."""
+        return [*self.band_keys, *self.lookup_keys]
 
     @property
     def witnesses(self) -> Witnesses:
@@ -117,6 +127,7 @@ def prepare(
         sketch=sketch,
         shingle_count=count,
         band_keys=band_keys(sketch, params),
+        lookup_keys=lookup_keys(profile, boilerplate, company_key, title_key),
         content_hash=content_hash(received),
         document=document,
         profile=profile,
@@ -129,7 +140,8 @@ def with_boilerplate(
     prepared: PreparedPosting, boilerplate: Sequence[bool], params: SketchParams
 ) -> PreparedPosting:
     """The posting re-sketched without the units judged boilerplate (no re-hashing: a
-    minimum over the kept units' rows). Unchanged if nothing is boilerplate."""
+    minimum over the kept units' rows), its lead fingerprints taken again without them.
+    Unchanged if nothing is boilerplate."""
     mask = tuple(bool(b) for b in boilerplate)
     if mask == prepared.boilerplate:
         return prepared
@@ -139,6 +151,7 @@ def with_boilerplate(
         sketch=sketch,
         shingle_count=count,
         band_keys=band_keys(sketch, params),
+        lookup_keys=lookup_keys(prepared.profile, mask, prepared.company_key, prepared.title_key),
         boilerplate=mask,
     )
 

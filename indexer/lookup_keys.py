@@ -1,0 +1,122 @@
+"""Lookup keys: index keys beside the LSH band keys, for snippets and company-name variants.
+
+LSH band keys find pairs of high Jaccard similarity. An aggregator's snippet (the first 250-500
+characters of an ad, cut mid-sentence) against the full ad has a Jaccard of 0.2 or less
+however exactly it copies it, so it shares no band key; and the (company, title) block key
+fails when the two boards name the employer differently ("Acme" / "Acme Assurances" /
+"Groupe Acme"). Two more kinds of keys close those gaps:
+
+* **Lead fingerprints** (containment keys): winnowing (Schleimer et al. 2003) over the word
+  shingles of the leading job text, i.e. the first `LEAD_SHINGLES` shingles of the units
+  that describe the vacancy (sections intro, tasks, profile) and are not boilerplate: the
+  minimum shingle hash of every window of `WINDOW` consecutive shingles. A window lying inside
+  text two postings share picks the same minimum on both sides, so two postings whose leading
+  job texts share a run of at least `WINDOW` consecutive shingles (`WINDOW` + 4 words) share a
+  key, however little else they share: a snippet and its full ad, the first half of an ad and
+  the whole. Only the start of an ad is fingerprinted, because that is what snippets copy, and
+  it bounds the keys to about 2 * LEAD_SHINGLES / (WINDOW + 1) per posting.
+* **Company-title key**: the first distinctive word of the company key (generic leading words
+  such as "groupe" or "the" skipped) joined to the title key, so "Acme Assurances | data
+  engineer" meets "Acme | data engineer" and "Groupe Acme | data engineer".
+
+Boilerplate stays out: units the index judges boilerplate and company, offer, legal or apply
+sections give no fingerprint, since a fingerprint of an employer's intro would link every ad
+of that employer. Hits through these keys are verified like band hits (estimated overlap
+coefficient, which is the containment of the smaller shingle set), not kept unconditionally
+like block-key hits.
+
+Every key is a signed 64-bit int from its own hash domain (a domain constant mixed in before
+the final avalanche, or a prefix in the hashed string), so the stores index them in the same
+list as the band keys and a key only ever meets keys of its own kind. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+import xxhash
+from numpy.lib.stride_tricks import sliding_window_view
+
+from indexer.minhash import to_signed
+from indexer.sections import JOB_SECTIONS
+from indexer.shingles import mix
+from indexer.units import UnitProfile
+
+LEAD_SHINGLES = 120
+"""Shingles of leading job text fingerprinted: about 120 words, which covers a 500-character
+snippet (75-85 words) even when the other side drops a leading unit as boilerplate."""
+
+WINDOW = 12
+"""Winnowing window in shingles: a shared run of 12 shingles (16 words) guarantees a shared key;
+text shorter than one window gives no fingerprint (a few shared words prove nothing)."""
+
+_GENERIC_WORDS = """
+    the a an le la les l de des du d of and et y und der die das het el los las il
+    groupe group grupo gruppe groep cabinet agence agency societe ste compagnie company cie
+    etablissements ets entreprise entreprises holding association fondation foundation
+    institut institute centre center university universite hopital hospital clinique
+    ville mairie commune conseil departement region caisse banque bank mutuelle cooperative
+    laboratoire laboratoires services service solutions international france europe uk nhs
+    st saint sainte new national general
+"""
+GENERIC_COMPANY_WORDS = frozenset(_GENERIC_WORDS.split())
+"""Leading words of company keys that name a kind of organisation, not an employer: the
+company-title key uses the first word after them ("groupe acme" → "acme")."""
+
+_LEAD_DOMAIN = np.uint64(0x4C45414446505254)  # "LEADFPRT": fingerprints never equal band keys
+_COMPANY_TITLE_PREFIX = "company-title\x1f"
+
+
+def eligible_units(sections: Sequence[str], boilerplate: Sequence[bool]) -> npt.NDArray[np.bool_]:
+    """Units whose shingles may be fingerprinted: job sections that are not boilerplate."""
+    return np.array(
+        [s in JOB_SECTIONS and not b for s, b in zip(sections, boilerplate, strict=True)],
+        dtype=bool,
+    )
+
+
+def lead_fingerprints(profile: UnitProfile, boilerplate: Sequence[bool]) -> list[int]:
+    """Winnowing keys of the first `LEAD_SHINGLES` shingles of a posting's eligible units
+    (see the module docstring); an empty list when that text is shorter than one window.
+
+    `boilerplate` is the posting's unit mask (one flag per unit of `profile`). Shingles
+    belong to the unit they start in, as in the sketch."""
+    if not len(profile.shingles) or not len(profile.sections):
+        return []
+    eligible = eligible_units(profile.sections, boilerplate)
+    lead = profile.shingles[eligible[profile.owners]][:LEAD_SHINGLES]
+    if len(lead) < WINDOW:
+        return []
+    minima = np.unique(sliding_window_view(lead, WINDOW).min(axis=1))
+    keys: list[int] = to_signed(mix(minima ^ _LEAD_DOMAIN, ())).tolist()
+    return keys
+
+
+def company_word(company_key: str) -> str:
+    """The first distinctive word of a normalised company key, or "" if it has none."""
+    for word in company_key.split():
+        if len(word) >= 2 and word not in GENERIC_COMPANY_WORDS:
+            return word
+    return ""
+
+
+def company_title_key(company_key: str, title_key: str) -> int | None:
+    """The key of (first distinctive company word, title key); None without either."""
+    word = company_word(company_key)
+    if not word or not title_key:
+        return None
+    value = xxhash.xxh64_intdigest(f"{_COMPANY_TITLE_PREFIX}{word}\x1f{title_key}".encode())
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+def lookup_keys(
+    profile: UnitProfile, boilerplate: Sequence[bool], company_key: str, title_key: str
+) -> list[int]:
+    """All lookup keys of a posting: its lead fingerprints and its company-title key."""
+    keys = lead_fingerprints(profile, boilerplate)
+    loose = company_title_key(company_key, title_key)
+    if loose is not None:
+        keys.append(loose)
+    return keys

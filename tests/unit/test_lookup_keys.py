@@ -1,0 +1,165 @@
+"""Lookup keys: lead fingerprints find snippets, the company-title key finds company variants,
+and an employer's boilerplate intro gives no key."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from indexer.lookup_keys import (
+    LEAD_SHINGLES,
+    WINDOW,
+    company_title_key,
+    company_word,
+    lead_fingerprints,
+)
+from indexer.minhash import SketchParams
+from indexer.prepare import PreparedPosting, prepare_corpus, prepare_document, with_boilerplate
+from indexer.text import normalise_company
+from tests.snippets import (
+    ANALYST_FULL,
+    BAKER_FULL,
+    DATA_ENGINEER_FULL,
+    DATA_ENGINEER_FULL_TEXT,
+    DATA_ENGINEER_SNIPPET,
+    INTRO_SNIPPET_TEXT,
+    ad,
+    snippet_of,
+)
+from tests.unit.support import DETERMINISTIC
+
+PARAMS = SketchParams()
+
+
+def prepared(document: dict[str, Any]) -> PreparedPosting:
+    return prepare_document(document, PARAMS)
+
+
+def shared_fingerprints(a: PreparedPosting, b: PreparedPosting) -> set[int]:
+    return set(lead_fingerprints(a.profile, a.boilerplate)) & set(
+        lead_fingerprints(b.profile, b.boilerplate)
+    )
+
+
+def test_an_aggregator_snippet_shares_lead_fingerprints_with_the_full_ad() -> None:
+    full, snippet = prepared(DATA_ENGINEER_FULL), prepared(DATA_ENGINEER_SNIPPET)
+    assert 250 <= len(DATA_ENGINEER_SNIPPET["description"]) <= 500
+    assert DATA_ENGINEER_SNIPPET["description"].endswith("…")
+    assert full.block_key != snippet.block_key  # "acme assurances" against "acme"
+    assert not set(full.band_keys) & set(snippet.band_keys)  # Jaccard too low for LSH
+    assert shared_fingerprints(full, snippet)
+    assert set(full.lookup_keys) & set(snippet.lookup_keys) <= set(full.index_keys)
+
+
+@pytest.mark.parametrize("characters", [250, 300, 350, 400, 450, 500])
+def test_snippets_of_every_aggregator_length_share_a_fingerprint(characters: int) -> None:
+    text = snippet_of(DATA_ENGINEER_FULL_TEXT, characters)
+    snippet = prepared(ad("s", title="Data Engineer", company="Acme", description=text))
+    assert shared_fingerprints(prepared(DATA_ENGINEER_FULL), snippet)
+
+
+def test_the_first_half_of_an_ad_shares_fingerprints_with_the_whole() -> None:
+    half = DATA_ENGINEER_FULL_TEXT[: len(DATA_ENGINEER_FULL_TEXT) // 2]
+    first = prepared(ad("h", title="Data Engineer", company="Acme", description=half))
+    assert shared_fingerprints(prepared(DATA_ENGINEER_FULL), first)
+
+
+def test_an_unrelated_ad_shares_no_lookup_key() -> None:
+    baker = prepared(BAKER_FULL)
+    for other in (DATA_ENGINEER_FULL, DATA_ENGINEER_SNIPPET, ANALYST_FULL):
+        assert not set(baker.lookup_keys) & set(prepared(other).lookup_keys)
+
+
+def test_another_vacancy_of_the_employer_shares_no_company_title_key() -> None:
+    engineer, analyst = prepared(DATA_ENGINEER_FULL), prepared(ANALYST_FULL)
+    assert company_title_key(engineer.company_key, engineer.title_key) != company_title_key(
+        analyst.company_key, analyst.title_key
+    )
+
+
+def test_an_intro_snippet_gives_no_fingerprint_once_the_intro_is_boilerplate() -> None:
+    # Three titles of one employer open with the same intro: the index learns it as that
+    # employer's boilerplate, and neither the full ads nor a snippet of the intro alone
+    # fingerprint it, so the snippet does not fetch every ad of the employer.
+    third = ad(
+        "wttj-3",
+        title="Actuaire (H/F)",
+        company="Acme Assurances",
+        description=DATA_ENGINEER_FULL["description"].split("\n\n")[0]
+        + "\n\nVos missions\n\nVous construisez les modèles de provisionnement des sinistres "
+        "corporels et présentez vos travaux au comité des risques chaque trimestre.",
+    )
+    intro_only = ad(
+        "adzuna-2",
+        title="Gestionnaire sinistres",
+        company="Acme Assurances",
+        description=INTRO_SNIPPET_TEXT,
+    )
+    corpus = prepare_corpus([DATA_ENGINEER_FULL, ANALYST_FULL, third, intro_only], PARAMS)
+    engineer, analyst, _, snippet = corpus
+    assert snippet.boilerplate[0]  # the intro's first sentence is boilerplate now
+    assert not shared_fingerprints(snippet, engineer)
+    assert not shared_fingerprints(snippet, analyst)
+    # ...while without the statistics the intro alone links both vacancies.
+    plain = prepared(intro_only)
+    assert shared_fingerprints(plain, prepared(DATA_ENGINEER_FULL))
+    assert shared_fingerprints(plain, prepared(ANALYST_FULL))
+
+
+def test_company_sections_give_no_fingerprint() -> None:
+    text = "Qui sommes-nous ?\n\n" + INTRO_SNIPPET_TEXT
+    posting = prepared(ad("c", title="Data Engineer", company="Acme", description=text))
+    assert set(posting.profile.sections) == {"company"}
+    assert lead_fingerprints(posting.profile, posting.boilerplate) == []
+
+
+def test_with_boilerplate_drops_the_fingerprints_of_masked_units() -> None:
+    full = prepared(DATA_ENGINEER_FULL)
+    mask = [i < 2 for i in range(len(full.boilerplate))]  # the two intro sentences
+    masked = with_boilerplate(full, mask, PARAMS)
+    assert masked.lookup_keys != full.lookup_keys
+    assert not shared_fingerprints(masked, prepared(ad("i", description=INTRO_SNIPPET_TEXT)))
+
+
+def test_text_shorter_than_one_window_gives_no_fingerprint() -> None:
+    short = prepared(ad("s", title="Data Engineer", description="CDI temps plein à Lyon."))
+    assert lead_fingerprints(short.profile, short.boilerplate) == []
+
+
+@given(st.integers(min_value=0, max_value=2**32))
+@DETERMINISTIC
+def test_fingerprints_are_bounded_and_only_cover_the_lead(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    words = [f"w{rng.integers(0, 400)}" for _ in range(400)]
+    posting = prepared(ad("r", title="t", description=" ".join(words)))
+    keys = lead_fingerprints(posting.profile, posting.boilerplate)
+    assert 0 < len(keys) <= LEAD_SHINGLES - WINDOW + 1
+    tail = prepared(ad("r", title="t", description=" ".join(words[LEAD_SHINGLES + 4 :])))
+    assert not set(keys) & set(lead_fingerprints(tail.profile, tail.boilerplate))
+
+
+@pytest.mark.parametrize(
+    "name", ["Acme", "Acme Assurances", "ACME France SAS", "Groupe Acme", "Le Groupe ACME"]
+)
+def test_company_variants_share_the_company_title_key(name: str) -> None:
+    key = company_title_key(normalise_company(name), "data engineer")
+    assert key is not None
+    assert key == company_title_key(normalise_company("Acme"), "data engineer")
+
+
+def test_the_company_title_key_needs_a_distinctive_word_and_a_title() -> None:
+    assert company_word("groupe la poste") == "poste"
+    assert company_title_key("groupe", "data engineer") is None
+    assert company_title_key("acme", "") is None
+    assert company_title_key("", "data engineer") is None
+    assert company_title_key("beta", "data engineer") != company_title_key("acme", "data engineer")
+
+
+def test_lookup_keys_never_equal_band_keys() -> None:
+    full = prepared(DATA_ENGINEER_FULL)
+    assert not set(full.lookup_keys) & set(full.band_keys)
+    assert full.index_keys == [*full.band_keys, *full.lookup_keys]
