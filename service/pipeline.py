@@ -13,7 +13,7 @@ from concurrent.futures import Executor
 from datetime import UTC, datetime, timedelta
 from time import perf_counter
 
-from classifier.kinds import duplicate_type
+from classifier.kinds import PARTIAL_RATIO, duplicate_type
 from classifier.scoring import Candidate, PairScorer, candidate_for
 from indexer.prepare import PreparedPosting, to_stored, with_boilerplate
 from indexer.store import (
@@ -33,6 +33,12 @@ from service.preparation import groups, prepare_ahead, prepare_posting
 from service.schemas import Posting
 
 logger = logging.getLogger(__name__)
+
+MAX_PARTIAL_CANDIDATES = 10
+"""Verified candidates kept per posting whose shingle sets differ in size by more than
+`PARTIAL_RATIO` (one side a snippet of the other), block-key hits aside: a snippet that holds
+only an employer's intro contains the intro of every ad of that employer that kept it, and
+must not bring dozens of them to scoring."""
 
 
 def _now() -> datetime:
@@ -162,7 +168,7 @@ class Deduplicator:
                 record = to_stored(prepared, decision.cluster_id, decision.to_dict())
                 self.store.apply(
                     WriteSet(
-                        upserts=[(record, prepared.band_keys)],
+                        upserts=[(record, prepared.index_keys)],
                         merges=merges,
                         unit_observations=observations,
                     )
@@ -186,16 +192,23 @@ class Deduplicator:
         )
 
     def candidates(self, prepared: PreparedPosting) -> list[Candidate]:
-        """Verified candidates: band-key or block-key hits inside the time window whose
-        estimated overlap reaches `verify_min_overlap` (block-key hits are always kept), best
-        overlap first, capped at `max_candidates`."""
+        """Verified candidates: hits of the band keys, the lookup keys (lead fingerprints,
+        company-title key) or the block key inside the time window whose estimated overlap
+        coefficient reaches `verify_min_overlap` (block-key hits are always kept), best
+        overlap first, capped at `max_candidates`, of which at most `MAX_PARTIAL_CANDIDATES`
+        in a partial relation (one side's shingle set under `PARTIAL_RATIO` of the other's).
+
+        The overlap coefficient |A∩B| / min(|A|, |B|) is the containment of the smaller set,
+        so a snippet found through a lead fingerprint passes verification although its
+        Jaccard with the full ad is low; an employer's intro that one side left out of its
+        sketch as boilerplate does not."""
         cfg = self.config
         window = timedelta(days=cfg.window_days)
         since = prepared.posted_at - window if cfg.window_days else None
         until = prepared.posted_at + window if cfg.window_days else None
         found = self.store.find_candidates(
             CandidateQuery(
-                band_keys=prepared.band_keys,
+                band_keys=prepared.index_keys,
                 block_key=prepared.block_key,
                 since=since,
                 until=until,
@@ -209,7 +222,7 @@ class Deduplicator:
             if candidate.overlap >= cfg.verify_min_overlap or other.block_key == prepared.block_key:
                 verified.append(candidate)
         verified.sort(key=lambda c: (-c.overlap, c.posting.posted_at, c.posting.id))
-        verified = verified[: cfg.max_candidates]
+        verified = _cap_partial(prepared, verified)[: cfg.max_candidates]
         wanted = self.scorer.wanted_documents(verified)
         return [self._with_document(c) if c.posting.id in wanted else c for c in verified]
 
@@ -226,6 +239,19 @@ class Deduplicator:
         candidates: list[Candidate],
         scores: list[float],
     ) -> tuple[Decision, list[Merge]]:
+        """The verdict and the cluster merges it implies.
+
+        Below the threshold the posting opens a cluster. Otherwise it joins the cluster of its
+        best-scoring candidate, and every other candidate at or above the merge threshold
+        links its cluster too (linked clusters merge into the oldest) — except through a
+        snippet. **Snippet bridging rule**: a posting whose shingle set is under
+        `PARTIAL_RATIO` (60%) of a candidate's is a snippet or partial copy of it (an
+        aggregator's first 500 characters, a first paragraph) and links nothing through that
+        candidate; if its best match is such a candidate it joins that cluster and merges
+        none. A snippet holds too little to tell two vacancies apart (one made of an
+        employer's intro matches every ad of that employer), so it may join a cluster but
+        never bridges two; a later full copy that matches both still merges them.
+        """
         reported = [
             ScoredCandidate(
                 id=c.posting.id,
@@ -259,11 +285,13 @@ class Deduplicator:
         if not match.posting.document:  # the type needs the location; fetched if not yet
             full = self.store.get_posting(match.posting.id)
             match = match if full is None else Candidate(full, match.jaccard, match.overlap)
-        linked = {match.posting.cluster_id} | {
-            c.posting.cluster_id
-            for c, s in zip(candidates, scores, strict=True)
-            if s >= self.merge_threshold
-        }
+        linked = {match.posting.cluster_id}
+        if not _snippet_of(prepared, match):
+            linked |= {
+                c.posting.cluster_id
+                for c, s in zip(candidates, scores, strict=True)
+                if s >= self.merge_threshold and not _snippet_of(prepared, c)
+            }
         survivor, merges = self._plan_merges(linked, prepared.id)
         return (
             Decision(
@@ -372,3 +400,29 @@ class Deduplicator:
 
 
 _MAX_TIME = datetime.max.replace(tzinfo=UTC)
+
+
+def _snippet_of(prepared: PreparedPosting, candidate: Candidate) -> bool:
+    """Whether the posting is a snippet or partial copy of the candidate: its shingle set is
+    under `PARTIAL_RATIO` of the candidate's (the `partial` rule of `classifier.kinds`)."""
+    return prepared.shingle_count < PARTIAL_RATIO * candidate.posting.shingle_count
+
+
+def _partial_pair(prepared: PreparedPosting, candidate: Candidate) -> bool:
+    """Either side is a snippet of the other."""
+    small, large = sorted((prepared.shingle_count, candidate.posting.shingle_count))
+    return small < PARTIAL_RATIO * large
+
+
+def _cap_partial(prepared: PreparedPosting, verified: list[Candidate]) -> list[Candidate]:
+    """`verified` (best first) with at most `MAX_PARTIAL_CANDIDATES` partial-relation
+    candidates that are not block-key hits; the others keep their order."""
+    kept: list[Candidate] = []
+    partial = 0
+    for candidate in verified:
+        if candidate.posting.block_key != prepared.block_key and _partial_pair(prepared, candidate):
+            partial += 1
+            if partial > MAX_PARTIAL_CANDIDATES:
+                continue
+        kept.append(candidate)
+    return kept

@@ -1,0 +1,119 @@
+"""Aggregator snippets through /dedup: found through lead fingerprints, never bridging clusters.
+
+The snippet (`tests.snippets`) is the first 480 characters of a full ad, under "Acme" where
+the full ad says "Acme Assurances": different block keys and no shared LSH band key, so before
+lookup keys it never met its full ad. Candidates are checked, not verdicts: which score a
+snippet gets is the classifier's business, so the overlap baseline scores here (candidates do
+not depend on the scorer). The bridging rule is checked at threshold 0.7, so that the snippet
+is a duplicate of both clusters it links.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from service.api import create_app
+from service.pipeline import MAX_PARTIAL_CANDIDATES
+from service.settings import Settings
+from tests.api.postings import generated_text
+from tests.api.support import dedup, get_json
+from tests.snippets import (
+    ACME_INTRO,
+    ANALYST_FULL,
+    BAKER_FULL,
+    DATA_ENGINEER_FULL,
+    DATA_ENGINEER_SNIPPET,
+    INTRO_SNIPPET_TEXT,
+    ad,
+)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    """The app on a fresh index, scored by the overlap baseline."""
+    with TestClient(create_app(Settings(data_dir=tmp_path, scorer="overlap"))) as test_client:
+        yield test_client
+
+
+def candidate_ids(decision: dict[str, Any]) -> list[str]:
+    return [c["id"] for c in decision["candidates"]]
+
+
+def test_a_snippet_posted_after_its_full_ad_is_a_candidate_of_it(client: TestClient) -> None:
+    dedup(client, DATA_ENGINEER_FULL)
+    dedup(client, BAKER_FULL)
+
+    snippet = dedup(client, DATA_ENGINEER_SNIPPET)
+
+    assert candidate_ids(snippet) == ["wttj-1"]
+    found = snippet["candidates"][0]
+    assert found["overlap"] >= 0.8  # the snippet is contained in the full ad
+
+
+def test_a_full_ad_posted_after_its_snippet_finds_the_snippet(client: TestClient) -> None:
+    dedup(client, {**DATA_ENGINEER_SNIPPET, "posted_at": "2025-03-01"})
+
+    full = dedup(client, DATA_ENGINEER_FULL)
+
+    assert candidate_ids(full) == ["adzuna-1"]
+
+
+def test_a_snippet_linking_two_clusters_does_not_merge_them(tmp_path: Path) -> None:
+    # Two vacancies of one employer open with the same intro; an aggregator's snippet holds
+    # only that intro, under the aggregator's spelling of the employer. It is contained in
+    # both ads (a duplicate of each for the overlap scorer), joins one cluster, merges none.
+    settings = Settings(data_dir=tmp_path, scorer="overlap", threshold=0.7)
+    with TestClient(create_app(settings)) as client:
+        engineer = dedup(client, DATA_ENGINEER_FULL)
+        analyst = dedup(client, {**ANALYST_FULL, "posted_at": "2025-03-04"})
+        assert (engineer["status"], analyst["status"]) == ("new", "new")
+
+        snippet = dedup(
+            client,
+            ad("adzuna-9", title="Acme recrute", company="Adzuna", description=INTRO_SNIPPET_TEXT),
+        )
+
+        assert sorted(candidate_ids(snippet)) == ["wttj-1", "wttj-2"]
+        assert all(c["score"] >= 0.7 for c in snippet["candidates"])
+        assert snippet["status"] == "duplicate"
+        assert snippet["duplicate_type"] == "partial"
+        assert snippet["cluster_id"] in ("wttj-1", "wttj-2")
+        for cluster_id in ("wttj-1", "wttj-2"):
+            cluster = get_json(client, f"/clusters/{cluster_id}")
+            assert cluster["id"] == cluster_id
+            assert cluster["aliases"] == []
+        assert (
+            get_json(client, "/clusters/wttj-1")["size"]
+            + get_json(client, "/clusters/wttj-2")["size"]
+            == 3
+        )
+
+
+def test_an_intro_snippet_fetches_a_bounded_number_of_the_employers_ads(
+    tmp_path: Path,
+) -> None:
+    # Without learned boilerplate every ad of the employer keeps its intro, and the snippet
+    # of that intro is contained in each of them: the partial candidates are capped.
+    settings = Settings(data_dir=tmp_path, scorer="overlap", threshold=0.7, boilerplate=False)
+    with TestClient(create_app(settings)) as client:
+        for n in range(MAX_PARTIAL_CANDIDATES + 4):
+            vacancy = ad(
+                f"acme-{n}",
+                title=f"Poste {n}",
+                company="Acme Assurances",
+                description=ACME_INTRO + "\n\nVos missions\n\n" + generated_text(seed=500 + n),
+            )
+            assert dedup(client, vacancy)["status"] == "new"
+
+        snippet = dedup(
+            client,
+            ad("adzuna-9", title="Acme recrute", company="Adzuna", description=INTRO_SNIPPET_TEXT),
+        )
+
+        assert len(snippet["candidates"]) == MAX_PARTIAL_CANDIDATES
+        assert len(get_json(client, "/clusters", min_size=2)["clusters"]) == 1
