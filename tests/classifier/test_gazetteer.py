@@ -1,0 +1,137 @@
+"""classifier.gazetteer: one place written at several granularities relates as "contains",
+two towns as "different", whatever the board's spelling."""
+
+from __future__ import annotations
+
+import pytest
+
+from classifier.gazetteer import Place, distance_km, relation, resolve
+
+
+def rel(a: str | None, b: str | None) -> str:
+    return relation(resolve(a), resolve(b))
+
+
+def place(text: str) -> Place:
+    found = resolve(text)
+    assert found is not None, text
+    return found
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Puteaux", "Hauts-de-Seine"),
+        ("Puteaux", "Île-de-France"),
+        ("Hauts-de-Seine", "Île-de-France, France"),
+        ("Bordeaux, Gironde", "Nouvelle-Aquitaine"),
+        ("Paris 8e", "Île-de-France, France"),
+        ("75 - Paris 8e Arrondissement", "Paris"),
+        ("75 - PARIS 01", "75 - Paris (Dept.)"),
+        ("Lyon 03", "Auvergne-Rhône-Alpes"),
+        ("07 - Ardèche", "07 - ANNONAY"),
+        ("France", "Lyon"),
+        ("Marseille", "PACA"),
+        ("Provence-Alpes-Côte d'Azur", "Nice"),
+        ("Manchester", "Greater Manchester"),
+        ("Manchester M1 1AA", "England"),
+        ("Greater London", "London"),
+        ("Chertsey, Surrey KT16 0PZ", "Surrey"),
+        ("Maidstone", "Kent"),
+        ("Cardiff", "Wales"),
+        ("Glasgow", "Scotland"),
+        ("Belfast", "Northern Ireland"),
+        ("Leeds", "United Kingdom"),
+        ("Wien", "Österreich"),
+        ("Wien", "Austria"),
+        ("Riga, Latvia", "Latvia, Latvia"),
+        ("Warszawa", "Mazowieckie, Poland"),
+        ("Łódź, Poland", "Central, Poland"),
+        ("Zagreb, Croatia", "Hrvatska"),
+    ],
+)
+def test_one_place_at_two_granularities_contains(a: str, b: str) -> None:
+    assert rel(a, b) == "contains"
+    assert rel(b, a) == "contains"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("07 - ANNONAY", "Annonay"),
+        ("07 - ST PERAY", "Saint-Péray"),
+        ("07 - GUILHERAND GRANGES", "Guilherand-Granges"),
+        ("69 - LYON 01", "Lyon 1er"),
+        ("F-75008", "Paris 8e"),
+        ("Île-de-France, France", "ILE DE FRANCE"),
+        ("Bordeaux Cedex", "Bordeaux"),
+        ("PLYMOUTH PL6 8DH", "Plymouth"),
+        ("Southampton General Hospital, Southampton SO14 2AA", "Southampton"),
+        ("France", "France"),
+    ],
+)
+def test_one_place_written_two_ways_is_same(a: str, b: str) -> None:
+    assert rel(a, b) == "same"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Annonay", "Privas"),
+        ("Lyon", "Villeurbanne"),
+        ("Puteaux", "Courbevoie"),
+        ("Paris 8e", "Paris 17e"),
+        ("Leeds", "London"),
+        ("Manchester", "Salford"),
+        ("Hauts-de-Seine", "Gironde"),
+        ("Île-de-France", "Occitanie"),
+        ("France", "United Kingdom"),
+        ("Lyon", "Riga"),
+        ("Central, Poland", "South, Poland"),
+        ("07 - AJOUX", "07 - PRIVAS"),
+    ],
+)
+def test_other_places_are_different(a: str, b: str) -> None:
+    assert rel(a, b) == "different"
+
+
+def test_unresolved_is_unknown() -> None:
+    assert resolve(None) is None
+    assert resolve("  ") is None
+    assert resolve("Télétravail xyzzy") is None
+    assert rel("qwertyuiop", "Paris") == "unknown"
+    assert rel("Paris", None) == "unknown"
+
+
+def test_levels_and_ids() -> None:
+    puteaux, dept, region = place("Puteaux"), place("Hauts-de-Seine"), place("Île-de-France")
+    assert (puteaux.level, dept.level, region.level) == ("town", "admin2", "admin1")
+    assert puteaux.country == dept.country == region.country == "FR"
+    assert puteaux.admin2 == dept.key and puteaux.admin1 == region.key == dept.admin1
+    assert place("07 - Ardèche").key == place("Ardèche").key
+    assert place("2A - AJACCIO").admin2 == place("Corse-du-Sud").key
+    assert place("Greater Manchester").level == "group2"
+    assert place("Kent").country == "GB"
+    assert place("England").level == "admin1"
+    assert place("Paris 8e").level == "district"
+
+
+def test_country_hint_wins_over_preferred_countries() -> None:
+    assert place("Vienne").country == "FR"
+    assert place("London").country == "GB"
+    assert place("Hamburg, Germany").country == "DE"
+    assert place("Paris, France").country == "FR"
+
+
+def test_distance_km() -> None:
+    d = distance_km(resolve("Annonay"), resolve("Privas"))
+    assert d is not None and 50 < d < 75
+    london_leeds = distance_km(resolve("London"), resolve("Leeds"))
+    assert london_leeds is not None and 260 < london_leeds < 290
+    assert distance_km(resolve("Annonay"), resolve("07 - ANNONAY")) == 0.0
+    assert distance_km(resolve("Annonay"), resolve("Ardèche")) is None
+    assert distance_km(None, resolve("Annonay")) is None
+
+
+def test_resolve_is_memoised() -> None:
+    assert resolve("Puteaux") is resolve("Puteaux")
