@@ -38,16 +38,16 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 import xxhash
-from numpy.lib.stride_tricks import sliding_window_view
 
 from indexer.minhash import to_signed
 from indexer.sections import JOB_SECTIONS
 from indexer.shingles import mix
 from indexer.units import UnitProfile
 
-LEAD_SHINGLES = 120
-"""Shingles of leading job text fingerprinted: about 120 words, which covers a 500-character
-snippet (75-85 words) even when the other side drops a leading unit as boilerplate."""
+LEAD_SHINGLES = 96
+"""Shingles of leading job text whose positions may be anchors: about 100 words with the keys'
+context, which covers a 500-character snippet (75-85 words) even when the other side drops a
+leading unit as boilerplate; more only adds keys (each one a stored row)."""
 
 WINDOW = 12
 """Winnowing window in shingles: every run of 12 consecutive lead shingles holds an anchor."""
@@ -83,6 +83,14 @@ def eligible_units(sections: Sequence[str], boilerplate: Sequence[bool]) -> npt.
     )
 
 
+def lead_changed(sections: Sequence[str], before: Sequence[bool], after: Sequence[bool]) -> bool:
+    """Whether a new boilerplate mask changes which units are fingerprinted (the index mostly
+    learns benefits, legal and apply text, which never was): else the keys stand."""
+    return any(
+        b != a and s in JOB_SECTIONS for s, b, a in zip(sections, before, after, strict=True)
+    )
+
+
 def lead_fingerprints(profile: UnitProfile, boilerplate: Sequence[bool]) -> list[int]:
     """Lead fingerprints of a posting (see the module docstring): anchors chosen by winnowing
     among the first `LEAD_SHINGLES` shingles of its eligible units, each key hashing the
@@ -94,11 +102,18 @@ def lead_fingerprints(profile: UnitProfile, boilerplate: Sequence[bool]) -> list
     if not len(profile.shingles) or not len(profile.sections):
         return []
     stream = profile.shingles[eligible_units(profile.sections, boilerplate)[profile.owners]]
-    lead = stream[:LEAD_SHINGLES]
-    if len(lead) < WINDOW:
+    count = min(len(stream), LEAD_SHINGLES) - WINDOW + 1
+    if count < 1:
         return []
-    windows = sliding_window_view(lead, WINDOW)
-    anchors = np.unique(windows.argmin(axis=1) + np.arange(len(windows)))
+    # A strided view of the windows over the (contiguous) stream: numpy's
+    # sliding_window_view costs 30 µs of wrapper per call, more than the work.
+    size = stream.itemsize
+    windows = np.ndarray((count, WINDOW), np.uint64, stream, strides=(size, size))
+    anchors = windows.argmin(axis=1) + np.arange(count)
+    # Winnowed positions never decrease as the window slides: drop repeats without sorting.
+    fresh = np.ones(count, dtype=bool)
+    np.not_equal(anchors[1:], anchors[:-1], out=fresh[1:])
+    anchors = anchors[fresh]
     anchors = anchors[anchors + CONTEXT_STEPS[-1] < len(stream)]
     if not len(anchors):
         return []

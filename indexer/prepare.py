@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from indexer.boilerplate import UnitCounter, Witnesses, unit_hash
-from indexer.lookup_keys import lookup_keys
+from indexer.lookup_keys import lead_changed, lookup_keys
 from indexer.minhash import Sketch, SketchParams, band_keys
 from indexer.sections import Unit, split_units
 from indexer.store import StoredPosting
@@ -151,7 +151,11 @@ def with_boilerplate(
         sketch=sketch,
         shingle_count=count,
         band_keys=band_keys(sketch, params),
-        lookup_keys=lookup_keys(prepared.profile, mask, prepared.company_key, prepared.title_key),
+        lookup_keys=(
+            lookup_keys(prepared.profile, mask, prepared.company_key, prepared.title_key)
+            if lead_changed(prepared.profile.sections, prepared.boilerplate, mask)
+            else prepared.lookup_keys
+        ),
         boilerplate=mask,
     )
 

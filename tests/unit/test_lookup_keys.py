@@ -16,6 +16,7 @@ from indexer.lookup_keys import (
     company_title_key,
     company_word,
     lead_fingerprints,
+    lookup_keys,
 )
 from indexer.minhash import SketchParams
 from indexer.prepare import PreparedPosting, prepare_corpus, prepare_document, with_boilerplate
@@ -163,3 +164,13 @@ def test_lookup_keys_never_equal_band_keys() -> None:
     full = prepared(DATA_ENGINEER_FULL)
     assert not set(full.lookup_keys) & set(full.band_keys)
     assert full.index_keys == [*full.band_keys, *full.lookup_keys]
+
+
+@given(st.lists(st.booleans(), min_size=12, max_size=12))
+@DETERMINISTIC
+def test_with_boilerplate_keeps_the_keys_only_when_no_job_unit_changed(mask: list[bool]) -> None:
+    full = prepared(DATA_ENGINEER_FULL)
+    assert len(full.boilerplate) == len(mask)
+    masked = with_boilerplate(full, mask, PARAMS)
+    want = lookup_keys(full.profile, mask, full.company_key, full.title_key)
+    assert masked.lookup_keys == want
