@@ -17,8 +17,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from classifier.scoring import candidate_for
+from indexer.minhash import SketchParams
+from indexer.prepare import prepare_document, to_stored
 from service.api import create_app
-from service.pipeline import MAX_PARTIAL_CANDIDATES
+from service.pipeline import CONTAINMENT_MIN_OVERLAP, MAX_PARTIAL_CANDIDATES
 from service.settings import Settings
 from tests.api.postings import generated_text
 from tests.api.support import dedup, get_json
@@ -31,6 +34,8 @@ from tests.snippets import (
     INTRO_SNIPPET_TEXT,
     ad,
 )
+
+PARAMS = SketchParams()
 
 
 @pytest.fixture
@@ -117,3 +122,25 @@ def test_an_intro_snippet_fetches_a_bounded_number_of_the_employers_ads(
 
         assert len(snippet["candidates"]) == MAX_PARTIAL_CANDIDATES
         assert len(get_json(client, "/clusters", min_size=2)["clusters"]) == 1
+
+
+def test_ads_sharing_only_an_opening_are_not_candidates_through_lookup_keys(
+    client: TestClient,
+) -> None:
+    # Two vacancies of one size share their first 50 words and nothing else: the lead
+    # fingerprints meet, but an overlap of about 0.3 is no containment, and without a shared
+    # band key or block key the hit is dropped (CONTAINMENT_MIN_OVERLAP).
+    opening = generated_text(seed=700, words=50)
+    first = ad("a", title="Poste A", company="Acme", description=f"{opening} {generated_text(701)}")
+    second = ad(
+        "b", title="Poste B", company="Acme", description=f"{opening} {generated_text(702)}"
+    )
+    query, other = prepare_document(second, PARAMS), prepare_document(first, PARAMS)
+    assert set(query.lookup_keys) & set(other.lookup_keys)
+    assert not set(query.band_keys) & set(other.band_keys)
+    overlap = candidate_for(query, to_stored(other, "a")).overlap
+    assert 0.2 <= overlap < CONTAINMENT_MIN_OVERLAP
+
+    dedup(client, first)
+
+    assert candidate_ids(dedup(client, second)) == []
