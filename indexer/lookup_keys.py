@@ -44,10 +44,11 @@ from indexer.sections import JOB_SECTIONS
 from indexer.shingles import mix
 from indexer.units import UnitProfile
 
-LEAD_SHINGLES = 96
-"""Shingles of leading job text whose positions may be anchors: about 100 words with the keys'
-context, which covers a 500-character snippet (75-85 words) even when the other side drops a
-leading unit as boilerplate; more only adds keys (each one a stored row)."""
+LEAD_SHINGLES = 64
+"""Shingles of leading job text whose positions may be anchors (about 78 words with the keys'
+context): what a 250-500-character snippet holds. Each key is a stored row and a term of every
+search: 64 gives 8.8 keys per NHS ad against 13.6 for 96, with the same share (98.8%) of
+250-500-character snippets of 1,200 NHS ads sharing a key with their ad."""
 
 WINDOW = 12
 """Winnowing window in shingles: every run of 12 consecutive lead shingles holds an anchor."""
