@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from classifier.gazetteer import Place, distance_km, relation, resolve
+from classifier.gazetteer import Place, distance_km, norm, relation, resolve
 
 
 def rel(a: str | None, b: str | None) -> str:
@@ -135,3 +135,33 @@ def test_distance_km() -> None:
 
 def test_resolve_is_memoised() -> None:
     assert resolve("Puteaux") is resolve("Puteaux")
+
+
+def test_towns_outside_europe_are_not_indexed_but_their_areas_are() -> None:
+    """Only European towns are indexed (gazetteer_data.EUROPE); ISO countries and subdivisions
+    stay worldwide, so a foreign location resolves to its area, never to a European namesake."""
+    assert place("Kyiv").country == "UA" and place("Kyiv").level == "town"
+    assert (place("Texas").country, place("Texas").level) == ("US", "admin1")
+    assert place("Dallas, Texas").key == place("Texas").key
+    assert (place("Toronto, Canada").key, place("Toronto, Canada").level) == ("CA", "country")
+
+
+def test_a_town_without_county_gets_the_county_of_its_exact_name() -> None:
+    # GeoNames gives Vilnius no county; two counties strip to "vilnius" and the city's won only
+    # by chance (set order) before the index was built country by country in file order.
+    assert place("Vilnius").admin2 == "LT/2/vilnius/vilnius"
+
+
+@pytest.mark.parametrize(
+    ("text", "normalised"),
+    [
+        ("Łódź", "lodz"),
+        ("Straße", "strasse"),
+        ("Αθήνα", "athina"),
+        ("Saint-Étienne", "st etienne"),
+        ("  ÎLE-DE-FRANCE ", "ile de france"),
+        ("Bucureşti, Sector 1", "bucuresti sector 1"),
+    ],
+)
+def test_norm_transliterates_folds_and_abbreviates(text: str, normalised: str) -> None:
+    assert norm(text) == normalised

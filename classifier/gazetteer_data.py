@@ -1,0 +1,422 @@
+"""The place index behind `classifier.gazetteer`, and the names it needs that no source has.
+
+Towns are GeoNames' cities1000 rows (at least 1,000 inhabitants; coordinates, population,
+admin1 and admin2 names), areas and codes come from `pycountry` (ISO 3166-1 and 3166-2: French
+département numbers, local names), plus the groupings neither has (English metropolitan and
+ceremonial counties, the NUTS-1 macroregions EURES uses). Only European towns are indexed
+(`EUROPE`): all 155,000 took 3-11 s and 220 MB, and our boards name foreign places only across
+their borders. Countries and ISO subdivisions stay worldwide (a few thousand areas: "Texas"
+still resolves). Places are int ids over flat arrays; `Place` objects are built on demand.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from collections import defaultdict
+from collections.abc import Iterable
+from functools import cache
+from typing import Any, NamedTuple
+
+import pycountry
+from anyascii import anyascii
+
+EUROPE = frozenset(
+    " ".join(
+        (
+            "AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK",
+            "CH IS LI NO GB GG IM JE GI AD MC SM VA AX FO",
+            "AL BA ME MK RS XK MD UA BY",
+        )
+    ).split()
+)
+"""Countries whose towns are indexed: the EU; EFTA, the UK with its Crown dependencies and
+Gibraltar, the microstates, Åland and the Faroes; the Western Balkans, Moldova, Ukraine and
+Belarus. That is every country bordering FR, GB or the EURES ten (PL LV CY HR EE PT HU RO LT
+BG) and every EURES member, but Russia and Turkey: 7,300 towns mostly outside Europe."""
+
+BIG_TOWN = 10_000  # a town at least this big wins over an area of the same name ("Vienne")
+
+COUNTRY_ALIASES = {
+    "GB": "uk|great britain|britain|england and wales|royaume uni",
+    "AT": "osterreich|autriche",
+    "DE": "deutschland|allemagne",
+    "FR": "republique francaise",
+    "PL": "polska|pologne",
+    "HR": "hrvatska|croatie",
+    "LV": "latvija|lettonie",
+    "LT": "lietuva|lituanie",
+    "EE": "eesti|estonie",
+    "HU": "magyarorszag|hongrie",
+    "RO": "romania|roumanie",
+    "BG": "bulgaria|balgariia|bulgarie",
+    "CY": "kypros|kibris|chypre",
+    "PT": "portugal|mainland portugal|continente",
+    "ES": "espana|espagne",
+    "IT": "italia|italie",
+    "BE": "belgie|belgique|belgien",
+    "NL": "nederland|pays bas",
+    "CH": "schweiz|suisse|svizzera",
+    "CZ": "cesko|czechia|republique tcheque",
+    "SK": "slovensko",
+    "SI": "slovenija",
+    "GR": "ellada|ellas|grece",
+    "IE": "eire|irlande",
+    "SE": "sverige|suede",
+    "DK": "danmark|danemark",
+    "FI": "suomi|finlande",
+    "NO": "norge|norvege",
+    "LU": "letzebuerg",
+}
+# Endonyms and exonyms of towns GeoNames names in English only.
+TOWN_ALIASES = {
+    ("AT", "vienna"): "wien|vienne autriche",
+    ("PL", "warsaw"): "warszawa|varsovie",
+    ("CZ", "prague"): "praha",
+    ("PT", "lisbon"): "lisboa|lisbonne",
+    ("RO", "bucharest"): "bucuresti|bucarest",
+    ("DE", "munich"): "munchen",
+    ("DE", "cologne"): "koln",
+    ("BE", "brussels"): "bruxelles|brussel",
+    ("IT", "rome"): "roma",
+    ("IT", "milan"): "milano",
+    ("GR", "athens"): "athina|athenes",
+    ("CY", "nicosia"): "lefkosia|lefkosa",
+    ("DK", "copenhagen"): "kobenhavn",
+    ("NL", "the hague"): "den haag|s gravenhage",
+    ("CH", "geneva"): "geneve|genf",
+    ("BG", "sofia"): "sofiia",
+    ("HR", "zagreb"): "zagrab",
+    ("GB", "kingston upon hull"): "hull",
+}
+# GeoNames' English admin1 names → other names boards use (pycountry links the ISO ones).
+ADMIN1_ALIASES = {
+    ("FR", "brittany"): "bretagne",
+    ("FR", "normandy"): "normandie",
+    ("FR", "corsica"): "corse",
+    ("FR", "centre"): "centre val de loire",
+    ("FR", "provence alpes cote d azur"): "paca|region sud",
+    ("FR", "ile de france"): "idf|region parisienne",
+    ("AT", "vienna"): "wien",
+    ("PL", "mazovia"): "mazowieckie",
+    ("PL", "lesser poland"): "malopolskie",
+    ("PL", "silesia"): "slaskie",
+    ("PL", "lower silesia"): "dolnoslaskie",
+    ("PL", "greater poland"): "wielkopolskie",
+    ("PL", "pomerania"): "pomorskie",
+    ("PL", "west pomerania"): "zachodniopomorskie",
+    ("PL", "kujawsko pomorskie"): "kuyavian pomeranian",
+    ("PL", "lodz"): "lodzkie",
+    ("PL", "lublin"): "lubelskie",
+    ("PL", "subcarpathia"): "podkarpackie",
+    ("PL", "podlasie"): "podlaskie",
+    ("PL", "warmia masuria"): "warminsko mazurskie",
+    ("PL", "lubusz"): "lubuskie",
+    ("PL", "opole"): "opolskie",
+}
+ADMIN2_ALIASES = {
+    ("FR", "south corsica"): "corse du sud",
+    ("FR", "upper corsica"): "haute corse",
+    ("FR", "upper garonne"): "haute garonne",
+    ("FR", "loire et cher"): "loir et cher",
+}
+# Areas made of admin2 (GB) or admin1 (NUTS-1) areas, by their stripped GeoNames names.
+GROUPS: dict[tuple[str, str, str], str] = {
+    ("GB", "group2", "greater manchester"): "bolton|bury|manchester|oldham|rochdale|salford"
+    "|stockport|tameside|trafford|wigan",
+    ("GB", "group2", "merseyside"): "knowsley|liverpool|sefton|st helens|wirral",
+    ("GB", "group2", "south yorkshire"): "barnsley|doncaster|rotherham|sheffield",
+    ("GB", "group2", "west yorkshire"): "bradford|calderdale|kirklees|leeds|wakefield",
+    ("GB", "group2", "tyne and wear"): "gateshead|newcastle upon tyne|north tyneside"
+    "|south tyneside|sunderland",
+    ("GB", "group2", "west midlands"): "birmingham|coventry|dudley|sandwell|solihull|walsall"
+    "|wolverhampton",
+    ("GB", "group2", "berkshire"): "bracknell forest|reading|slough|west berkshire"
+    "|windsor and maidenhead|wokingham",
+    ("GB", "group2", "cheshire"): "cheshire east|cheshire west and chester|halton|warrington",
+    ("GB", "group2", "bedfordshire"): "bedford|central bedfordshire|luton",
+    ("GB", "group2", "northamptonshire"): "north northamptonshire|west northamptonshire",
+    ("GB", "group2", "kent"): "kent|medway",
+    ("GB", "group2", "essex"): "essex|southend on sea|thurrock",
+    ("GB", "group2", "hampshire"): "hampshire|southampton|portsmouth",
+    ("GB", "group2", "devon"): "devon|plymouth|torbay",
+    ("GB", "group2", "dorset"): "dorset|bournemouth christchurch and poole",
+    ("GB", "group2", "leicestershire"): "leicestershire|leicester|rutland",
+    ("GB", "group2", "nottinghamshire"): "nottinghamshire|nottingham",
+    ("GB", "group2", "derbyshire"): "derbyshire|derby",
+    ("GB", "group2", "staffordshire"): "staffordshire|stoke on trent",
+    ("GB", "group2", "somerset"): "somerset|bath and north east somerset|north somerset",
+    ("GB", "group2", "gloucestershire"): "gloucestershire|south gloucestershire",
+    ("GB", "group2", "wiltshire"): "wiltshire|swindon",
+    ("GB", "group2", "east sussex"): "east sussex|brighton and hove",
+    ("GB", "group2", "cambridgeshire"): "cambridgeshire|peterborough",
+    ("GB", "group2", "buckinghamshire"): "buckinghamshire|milton keynes",
+    ("GB", "group2", "shropshire"): "shropshire|telford and wrekin",
+    ("GB", "group2", "lincolnshire"): "lincolnshire|north lincolnshire|north east lincolnshire",
+    ("GB", "group2", "lancashire"): "lancashire|blackpool|blackburn with darwen",
+    ("GB", "group2", "east riding of yorkshire"): "east riding of yorkshire|kingston upon hull",
+    ("GB", "group2", "durham"): "durham|darlington|hartlepool|stockton on tees",
+    ("PL", "group1", "central"): "lodz|swietokrzyskie",
+    ("PL", "group1", "south"): "lesser poland|silesia",
+    ("PL", "group1", "east"): "lublin|subcarpathia|podlasie",
+    ("PL", "group1", "north west"): "greater poland|west pomerania|lubusz",
+    ("PL", "group1", "south west"): "lower silesia|opole",
+    ("PL", "group1", "north"): "kujawsko pomorskie|warmia masuria|pomerania",
+    ("RO", "group1", "macroregion one"): "bihor|bistrita nasaud|cluj|maramures|satu mare|salaj"
+    "|alba|brasov|covasna|harghita|mures|sibiu",
+    ("RO", "group1", "macroregion two"): "bacau|botosani|iasi|neamt|suceava|vaslui|braila"
+    "|buzau|constanta|galati|tulcea|vrancea",
+    ("RO", "group1", "macroregion three"): "arges|calarasi|dambovita|giurgiu|ialomita|prahova"
+    "|teleorman|bucuresti|ilfov",
+    ("RO", "group1", "macroregion four"): "dolj|gorj|mehedinti|olt|valcea|arad|caras severin"
+    "|hunedoara|timis",
+    ("HU", "group1", "central hungary"): "budapest|pest",
+    ("HU", "group1", "transdanubia"): "fejer|komarom esztergom|veszprem|gyor moson sopron|vas"
+    "|zala|baranya|somogy|tolna",
+    ("HU", "group1", "great plain and north"): "borsod abauj zemplen|heves|nograd|hajdu bihar"
+    "|jasz nagykun szolnok|szabolcs szatmar bereg|bacs kiskun|bekes|csongrad",
+}
+
+
+# ----------------------------------------------------------------------------- names
+
+_PUNCT = re.compile(r"[^a-z0-9]+")
+_TOKEN_MAP = {"saint": "st", "sainte": "ste", "sankt": "st", "mount": "mt"}
+_AREA_AFFIX = re.compile(
+    r"^(?:departement (?:de la |de l |des |du |de |d )?|city and county of |city and borough of "
+    r"|metropolitan borough of |royal borough of |london borough of |borough of |city of "
+    r"|county of |district of |politischer bezirk |powiat |obshtina |comuna |grad |sir "
+    r"|regierungsbezirk |state of |the )|(?: county borough| county| municipality| district"
+    r"| voivodeship| region| province| city| council| rajonas)$"
+)
+
+
+class _Fold(dict[int, str]):
+    """Each code point's share of `norm`, remembered: its `anyascii` transliteration (made one
+    code point at a time, so the same as over the whole string), lowercased, with anything but
+    a-z and 0-9 as a space. `str.translate` over this table does in C what `anyascii`, `lower`
+    and `_PUNCT.sub` did in Python."""
+
+    def __missing__(self, code: int) -> str:
+        self[code] = folded = _PUNCT.sub(" ", anyascii(chr(code)).lower())
+        return folded
+
+
+_FOLD = _Fold()
+
+
+def norm(text: str) -> str:
+    """Accent-, case- and punctuation-free form of a name, "Saint"/"Sainte" as "st"/"ste":
+    the form every lookup compares."""
+    words = text.translate(_FOLD).split()
+    if not _TOKEN_MAP.keys() & words:
+        return " ".join(words)
+    return " ".join(_TOKEN_MAP.get(w, w) for w in words)
+
+
+@cache
+def _area_names(name: str) -> frozenset[str]:
+    """A name as written and without its administrative affixes ("County Durham", "Durham")."""
+    full = norm(name)
+    stripped = _AREA_AFFIX.sub("", full).strip()
+    stripped = _AREA_AFFIX.sub("", stripped).strip()
+    return frozenset(n for n in (full, stripped, stripped.removeprefix("county ")) if n)
+
+
+# ----------------------------------------------------------------------------- the index
+
+
+class Area(NamedTuple):
+    """An area (country, admin1/2, group, ISO subdivision): the fields of its `Place`."""
+
+    key: str
+    name: str
+    level: str
+    country: str
+    admin1: str | None
+    admin2: str | None
+    within: frozenset[str]
+
+
+class Index:
+    """Every indexed place as an int id: a town is a row of the flat town arrays, an area is
+    `~i` for `areas[i]`. `names` maps a normalised name to its candidates in the order the
+    sources list them (which breaks ranking ties)."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, int | tuple[int, ...]] = {}
+        self.areas: list[Area] = []
+        self.area_ids: dict[str, int] = {}  # key → id (< 0)
+        self.area_pop: dict[str, int] = {}  # key → inhabitants of its indexed towns
+        self.departements: dict[str, int] = {}  # French département number → id
+        self.town_name: list[str] = []
+        self.town_row = array("i")  # row in the GeoNames file, ascending: the town's key
+        self.town_ctx = array("i")  # index in `contexts`
+        self.town_lat, self.town_lon = array("d"), array("d")
+        self.town_pop = array("i")
+        # (country, admin1 key, admin2 key, keys of every area holding the town)
+        self.contexts: list[tuple[str, str | None, str | None, frozenset[str]]] = []
+
+
+class _Names(dict[str, int | list[int]]):
+    """Name → ids while the index is built. A lone id stays an int: most names have one place,
+    and an int is smaller than a list (and not tracked by the garbage collector)."""
+
+    def add(self, name: str, place: int) -> None:
+        ids = self.get(name)
+        if ids is None:
+            self[name] = place
+        elif isinstance(ids, int):
+            self[name] = [ids, place]
+        else:
+            ids.append(place)
+
+    def final(self) -> dict[str, int | tuple[int, ...]]:
+        """Each name's ids in order, once each (a place can come twice under a name)."""
+        return {n: i if isinstance(i, int) else tuple(dict.fromkeys(i)) for n, i in self.items()}
+
+
+Rows = Iterable[tuple[int, list[dict[str, Any]]]]
+"""GeoNames rows, one country at a time: (number of its first row in the file, its rows)."""
+
+
+def build(rows: Rows) -> Index:
+    """The index of every country, ISO subdivision and group, and of the towns in `rows` (one
+    country at a time, in file order: a town's key is its row number)."""
+    ix = Index()
+    names = _Names()
+    groups_of = _add_countries_and_groups(ix, names)
+    _add_towns(ix, names, groups_of, rows)
+    by_name: dict[tuple[str, str, str], int] = {}
+    for i, area in enumerate(ix.areas):
+        if area.level in ("admin1", "admin2"):
+            area_names = set(_area_names(area.name))
+            aliases = ADMIN1_ALIASES if area.level == "admin1" else ADMIN2_ALIASES
+            for n in list(area_names):
+                area_names |= set(aliases.get((area.country, n), "").split("|")) - {""}
+            for n in area_names:
+                names.add(n, ~i)
+                by_name.setdefault((area.country, area.level, n), ~i)
+    _add_subdivisions(ix, names, by_name)
+    ix.names = names.final()
+    _area_names.cache_clear()
+    return ix
+
+
+def _add_area(
+    ix: Index, key: str, name: str, level: str, cc: str, a1: str | None, within: set[str]
+) -> int:
+    if key not in ix.area_ids:
+        ix.area_ids[key] = ~len(ix.areas)
+        a2 = key if level == "admin2" else None
+        ix.areas.append(Area(key, name, level, cc, a1, a2, frozenset(within)))
+    return ix.area_ids[key]
+
+
+def _add_countries_and_groups(ix: Index, names: _Names) -> dict[tuple[str, str], set[str]]:
+    """Every ISO country under its names and aliases; the groups, and for each of their members'
+    names the groups it belongs to."""
+    for country in pycountry.countries:
+        cc = country.alpha_2
+        written = {country.name, getattr(country, "common_name", ""), country.alpha_3}
+        written |= {getattr(country, "official_name", "")}
+        place = _add_area(ix, cc, country.name, "country", cc, None, set())
+        keys = {norm(n) for n in written if n} | set(COUNTRY_ALIASES.get(cc, "").split("|"))
+        for k in keys - {""}:
+            names.add(k, place)
+    groups_of: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for (cc, level, gname), members in GROUPS.items():
+        key = f"{cc}/{level}/{gname}"
+        names.add(gname, _add_area(ix, key, gname.title(), level, cc, None, {cc}))
+        for member in members.split("|"):
+            groups_of[(cc, member)].add(key)
+    return groups_of
+
+
+def _add_towns(
+    ix: Index, names: _Names, groups_of: dict[tuple[str, str], set[str]], rows_by_country: Rows
+) -> None:
+    """The European GeoNames towns, their admin1/admin2 areas, and the areas' populations."""
+    contexts: dict[tuple[str, str, str], int] = {}
+    context_pop: list[int] = []
+
+    def context(cc: str, state: str, county: str) -> int:
+        within = {cc}
+        a1 = a2 = None
+        if state:
+            a1 = f"{cc}/1/{norm(state)}"
+            g1 = {g for n in _area_names(state) for g in groups_of.get((cc, n), ())}
+            _add_area(ix, a1, state, "admin1", cc, a1, {cc} | g1)
+            within |= {a1} | g1
+        if county:
+            a2 = f"{cc}/2/{norm(state)}/{norm(county)}"
+            g2 = {g for n in _area_names(county) for g in groups_of.get((cc, n), ())}
+            _add_area(ix, a2, county, "admin2", cc, a1, within | g2)
+            within |= {a2} | g2
+        ix.contexts.append((cc, a1, a2, frozenset(within)))
+        context_pop.append(0)
+        return len(ix.contexts) - 1
+
+    for first_row, rows in rows_by_country:
+        cc = rows[0]["country_code"]
+        admin2_of: dict[tuple[str, str], str] = {}  # (state, a name of a county) → county
+        for state, county in dict.fromkeys(
+            (r.get("state") or "", r.get("county") or "") for r in rows
+        ):
+            for n in _area_names(county) if county else ():
+                admin2_of[(state, n)] = county
+        first_town = len(ix.town_name)
+        ix.town_name.extend(r["city"] for r in rows)
+        ix.town_row.extend(range(first_row, first_row + len(rows)))
+        ix.town_lat.extend(r["latitude"] for r in rows)
+        ix.town_lon.extend(r["longitude"] for r in rows)
+        ix.town_pop.extend(r["population"] for r in rows)
+        for town, row in enumerate(rows, first_town):
+            state, pop = row.get("state") or "", row["population"]
+            key_name = norm(row["city"])
+            county = row.get("county") or admin2_of.get((state, key_name), "")
+            ctx = contexts.get((cc, state, county))
+            if ctx is None:
+                ctx = contexts[(cc, state, county)] = context(cc, state, county)
+            ix.town_ctx.append(ctx)
+            context_pop[ctx] += pop
+            names.add(key_name, town)
+            # ("" too, as the name every big town is found under when a part is only a number)
+            for alias in TOWN_ALIASES.get((cc, key_name), "").split("|") if pop > BIG_TOWN else ():
+                names.add(alias, town)
+    for (_, _, _, within), pop in zip(ix.contexts, context_pop, strict=True):
+        for key in within:
+            ix.area_pop[key] = ix.area_pop.get(key, 0) + pop
+
+
+_BRACKETS = re.compile(r"\s*\[.*\]")
+_INVERTED = re.compile(r"^(.*), (City of|County of|The)$")
+
+
+def _add_subdivisions(ix: Index, names: _Names, by_name: dict[tuple[str, str, str], int]) -> None:
+    """ISO 3166-2 names and codes: linked to the GeoNames area of the same name, else added as
+    their own area under their parent. French département numbers come from here."""
+    subs = sorted(pycountry.subdivisions, key=lambda s: s.parent_code is not None)
+    linked: dict[str, int] = {}
+    london = ix.area_ids.get("GB/2/england/greater london")
+    for sub in subs:
+        cc, name = sub.country_code, _BRACKETS.sub("", sub.name)
+        name = _INVERTED.sub(r"\2 \1", name)
+        parent = linked.get(sub.parent_code) if sub.parent_code else None
+        if sub.type in ("London borough", "City corporation") and london is not None:
+            parent = london
+        level = "admin1" if parent is None else "admin2"
+        area_names = _area_names(name)
+        found = next((by_name[(cc, lv, n)] for lv in (level, "admin2", "admin1")
+                      for n in area_names if (cc, lv, n) in by_name), None)  # fmt: skip
+        if found is None:
+            key = f"{cc}/iso/{sub.code}"
+            up = None if parent is None else ix.areas[~parent]
+            within = {cc} if up is None else {up.key} | up.within
+            found = _add_area(ix, key, name, level, cc, up.key if up else None, within)
+        linked[sub.code] = found
+        for n in area_names:
+            names.add(n, found)
+        number = sub.code.removeprefix("FR-").removesuffix("C")
+        if cc == "FR" and re.fullmatch(r"\d\d|2[AB]|97\d", number):
+            ix.departements[number] = found
