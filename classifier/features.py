@@ -27,18 +27,22 @@ import numpy as np
 import numpy.typing as npt
 from rapidfuzz import fuzz
 
+from classifier import gazetteer
 from classifier.anchors import shared_anchors
 from classifier.fields import PostingFields, extract_fields
-from classifier.lexicon import STRONG_CONTRACT
+from classifier.lexicon import CONTRACT_DIMENSIONS, ENGAGEMENT
 from classifier.scoring import Candidate
 from indexer.minhash import SketchParams, estimate_jaccard, overlap_from_jaccard
 from indexer.prepare import PreparedPosting, prepare_document
 from indexer.store import StoredPosting
 
-FEATURE_VERSION = 3
+FEATURE_VERSION = 4
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
+# 4: three-valued contract and seniority comparisons (conflict / agree / unknown) instead of
+#    one-sided counts; titles compared without place names; title_stem_jaccard; text
+#    features of the job-specific units; place containment and distance (gazetteer).
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -58,6 +62,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     "content_jaccard",
     "anchor_overlap",
     "anchor_shared_log",
+    "job_shingle3_overlap",
+    "job_shingle3_jaccard",
     # title
     "title_equal",
     "title_jaccard",
@@ -66,15 +72,16 @@ FEATURE_NAMES: tuple[str, ...] = (
     "title_diff_tokens",
     "title_in_description_min",
     "title_in_description_max",
-    # seniority, grade, contract
-    "seniority_diff",
+    "title_stem_jaccard",
+    # seniority, grade, contract: conflict (1), agree (0), unknown (NaN), and one-sidedness
+    "seniority_conflict",
+    "seniority_one_sided",
     "grade_conflict",
     "grade_one_sided",
     "description_grade_conflict",
-    "contract_title_strong_diff",
-    "contract_title_weak_diff",
-    "contract_description_strong_diff",
-    "contract_description_weak_diff",
+    "contract_conflict",
+    "contract_one_sided",
+    "engagement_title_one_sided",
     # company
     "company_equal",
     "company_ratio",
@@ -90,6 +97,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     "location_missing",
     "remote_any",
     "location_in_other_description",
+    "place_relation",
+    "place_distance_log",
     # contacts
     "email_match",
     "email_sides",
@@ -219,7 +228,19 @@ def _text_features(a: PostingFields, b: PostingFields, sim: TextSimilarity) -> l
         *_core_shares(a, b, sim),
         _jaccard(a.content_tokens, b.content_tokens),
         *_anchor_features(a, b),
+        *_job_text_features(a, b),
     ]
+
+
+def _job_text_features(a: PostingFields, b: PostingFields) -> list[float]:
+    """(overlap, Jaccard) of the 3-word shingles of the middles of the two descriptions
+    (`fields._job_tokens`): an employer intro or outro rewritten between two scrapes changes
+    the full-text figures but not these; NaN when either ad is too short to have a middle."""
+    if not (a.job_shingles.size and b.job_shingles.size):
+        return [NAN, NAN]
+    shared = _shared(a.job_shingles, b.job_shingles)
+    sizes = sorted((a.job_shingles.size, b.job_shingles.size))
+    return [shared / sizes[0], shared / (sizes[0] + sizes[1] - shared)]
 
 
 def _anchor_features(a: PostingFields, b: PostingFields) -> list[float]:
@@ -249,31 +270,58 @@ def _core_shares(a: PostingFields, b: PostingFields, sim: TextSimilarity) -> lis
 
 
 def _title_features(a: PostingFields, b: PostingFields) -> list[float]:
+    """Titles compared without the place names either side gives as its location, when only
+    one title names a place: boards put the town in the title ("Data Analyst H/F - Lyon").
+    When both titles name different places they stay ("CAMHS Psychiatrist Canterbury" /
+    "... Thanet": a campaign's one ad per site)."""
     if not (a.title_key and b.title_key):
-        return [NAN] * 7
+        return [NAN] * 8
+    places = a.towns | b.towns
+    named_a, named_b = a.title_tokens & places, b.title_tokens & places
+    if named_a and named_b and named_a != named_b:
+        places = frozenset()
+    key_a, tokens_a = _without_places(a.title_key, a.title_tokens, places)
+    key_b, tokens_b = _without_places(b.title_key, b.title_tokens, places)
     return [
-        float(a.title_key == b.title_key),
-        _jaccard(a.title_tokens, b.title_tokens),
-        fuzz.token_set_ratio(a.title_key, b.title_key) / 100.0,
-        fuzz.ratio(a.title_key, b.title_key) / 100.0,
-        float(len(a.title_tokens ^ b.title_tokens)),
+        float(key_a == key_b),
+        _jaccard(tokens_a, tokens_b),
+        fuzz.token_set_ratio(key_a, key_b) / 100.0,
+        fuzz.ratio(key_a, key_b) / 100.0,
+        float(len(tokens_a ^ tokens_b)),
         *sorted(
             (
                 _covered(a.title_tokens, b.description_tokens),
                 _covered(b.title_tokens, a.description_tokens),
             )
         ),
+        _jaccard(_stems(tokens_a), _stems(tokens_b)),
     ]
+
+
+def _without_places(
+    key: str, tokens: frozenset[str], places: frozenset[str]
+) -> tuple[str, frozenset[str]]:
+    """A title key and its tokens without place names, unless nothing else would be left."""
+    if places.isdisjoint(tokens) or tokens <= places:
+        return key, tokens
+    return " ".join(w for w in key.split() if w not in places), tokens - places
+
+
+def _stems(tokens: frozenset[str]) -> frozenset[str]:
+    """Word beginnings (5 letters): one title word across languages and spellings ("analyste"
+    / "analyst", "developpeur" / "developer" stay apart, "ingenieur" / "ingenieure" meet)."""
+    return frozenset(t[:5] for t in tokens)
 
 
 def _marker_features(a: PostingFields, b: PostingFields) -> list[float]:
     return [
-        float(len(a.seniority ^ b.seniority)),
+        _conflict(a.seniority, b.seniority),
+        float(bool(a.seniority) != bool(b.seniority)),
         _conflict(a.grades, b.grades),
         float(bool(a.grades) != bool(b.grades)),
         _conflict(a.description_grades, b.description_grades),
-        *_contract_diffs(a.title_contract, b.title_contract),
-        *_contract_diffs(a.description_contract, b.description_contract),
+        *contract_comparison(a, b),
+        _engagement_one_sided(a, b),
     ]
 
 
@@ -319,7 +367,21 @@ def _location_features(a: PostingFields, b: PostingFields) -> list[float]:
         missing,
         float(a.remote or b.remote),
         mentioned,
+        *_place_features(a, b),
     ]
+
+
+PLACE_RELATIONS = {"same": 0.0, "contains": 1.0, "different": 2.0}
+"""`gazetteer.relation` as a number (unknown: NaN): "contains" is an aggregator's region or
+country against the board's town, not a conflict; "different" is another town or area."""
+
+
+def _place_features(a: PostingFields, b: PostingFields) -> list[float]:
+    """(relation of the two resolved places, log1p of their distance in km): neighbouring
+    towns are different places, but a suburb named instead of the city is close by."""
+    relation = PLACE_RELATIONS.get(gazetteer.relation(a.place, b.place), NAN)
+    distance = gazetteer.distance_km(a.place, b.place)
+    return [relation, NAN if distance is None else math.log1p(distance)]
 
 
 def _contact_features(a: PostingFields, b: PostingFields) -> list[float]:
@@ -386,12 +448,47 @@ def _match(a: frozenset[str], b: frozenset[str]) -> float:
     return 0.0 if a.isdisjoint(b) else 1.0
 
 
-def _contract_diffs(a: frozenset[str], b: frozenset[str]) -> tuple[float, float]:
-    """(strong, weak) marker counts on one side only: "bank" vs nothing is another vacancy,
-    "full time" vs nothing usually a re-post that added it (see `lexicon.STRONG_CONTRACT`)."""
-    differ = a ^ b
-    strong = len(differ & STRONG_CONTRACT)
-    return float(strong), float(len(differ) - strong)
+def _dimensions(title: frozenset[str], text: frozenset[str]) -> dict[str, set[str]]:
+    """Contract dimension → the values a posting states, its title first: a title says what
+    this ad is ("Staff Nurse - Fixed Term") where its text may describe the employer's usual
+    terms, so the text speaks only for dimensions the title leaves open."""
+    stated: dict[str, set[str]] = {}
+    for markers, overrides in ((title, True), (text, False)):
+        found: dict[str, set[str]] = {}
+        for marker in markers:
+            for dimension in CONTRACT_DIMENSIONS.get(marker, ()):
+                found.setdefault(dimension, set()).add(marker)
+        for dimension, values in found.items():
+            if overrides or dimension not in stated:
+                stated[dimension] = values
+    return stated
+
+
+def contract_comparison(a: PostingFields, b: PostingFields) -> tuple[float, float]:
+    """(conflict, one-sided) over the contract dimensions of `lexicon.CONTRACT_DIMENSIONS`
+    (see `_dimensions`): conflict is 1 when some dimension is stated on both sides with no
+    value in common (CDI / CDD), 0 when every dimension stated on both sides agrees, NaN
+    when none is stated on both; one-sided counts the dimensions only one side states (an
+    unknown, which re-posts produce by adding "- Full Time" or losing a sentence)."""
+    stated_a = _dimensions(a.title_contract, a.description_contract)
+    stated_b = _dimensions(b.title_contract, b.description_contract)
+    both = stated_a.keys() & stated_b.keys()
+    conflict = float(any(stated_a[d].isdisjoint(stated_b[d]) for d in both)) if both else NAN
+    return conflict, float(len(stated_a.keys() ^ stated_b.keys()))
+
+
+def _engagement_one_sided(a: PostingFields, b: PostingFields) -> float:
+    """Bank, locum, agency, freelance or volunteer in one title while the other posting
+    states no engagement anywhere: the bank version of a post is another vacancy even though
+    the substantive ad never says "permanent" (see `lexicon.ENGAGEMENT`)."""
+    found = 0
+    for one, other in ((a, b), (b, a)):
+        own = one.title_contract & ENGAGEMENT
+        if own and not (other.title_contract | other.description_contract) & (
+            ENGAGEMENT | {"permanent"}
+        ):
+            found += len(own)
+    return float(found)
 
 
 def _conflict(a: frozenset[str], b: frozenset[str]) -> float:

@@ -84,6 +84,18 @@ TITLE_WORDS = "|".join(
         r"tijdelijke?(?: contract| aanstelling)?|per direct|vollzeit|teilzeit|(?:un)?befristete?",
         r"(?:voll|teil)(?: (?:oder|und|bzw))? (?:teil|voll)zeit|festanstellung|mobiles arbeiten",
         r"ab sofort",
+        # permanent, fixed-term, full and part time in the EURES languages, ES and IT
+        r"(?:na )?czas (?:nie)?okreslony|(?:nie)?pełny etat|pełen etat|pol etatu",
+        r"(?:contrato )?(?:sem termo|a termo)|termo certo|tempo (?:inteiro|integral|parcial)",
+        r"norma (?:intreaga|partiala)|perioada (?:ne)?determinata",
+        r"teljes munkaido|reszmunkaido|hatarozatlan ideju|hatarozott ideju",
+        r"(?:ne)?puno radno vrijeme|na (?:ne)?određeno|(?:ne)?pilna slodze|beztermina",
+        r"uz noteiktu laiku|(?:ne)?pilnu etatu|pilnas etatas|(?:ne)?terminuota",
+        r"taistooaeg|taiskoormus|osaline tooaeg|osakoormus|tahtajatu|tahtajaline",
+        r"(?:πληρησ|μερικη) απασχοληση|(?:αοριστου|ορισμενου) χρονου",
+        r"(?:не)?пълен работен ден|(?:без)?срочен(?: договор)?",
+        r"jornada completa|media jornada|tiempo (?:completo|parcial)|indefinido",
+        r"tempo (?:pieno|parziale|determinato|indeterminato)",
         r"all genders?|alle geschlechter",
         # Working hours ("37.5 hours", "24-32 uur per week"), but not "24 Hour Care" or
         # "24 Stunden Pflege" (round-the-clock services); days a week ("2 days per week").
@@ -115,6 +127,11 @@ NOISE_FIRST_WORDS = words(
     " teletravail thuiswerk thuiswerken hybrid cdi cdd plein mi temps vast vaste voltijd deeltijd"
     " hybride tijdelijk tijdelijke per vollzeit teilzeit befristet befristete unbefristet"
     " unbefristete voll teil festanstellung mobiles ab all alle"
+    " na czas pełny pełen niepełny pol contrato sem a termo tempo norma perioada teljes"
+    " reszmunkaido hatarozatlan hatarozott puno nepuno pilna nepilna beztermina uz pilnu"
+    " nepilnu pilnas neterminuota terminuota taistooaeg taiskoormus osaline osakoormus"
+    " tahtajatu tahtajaline πληρησ μερικη αοριστου ορισμενου пълен непълен безсрочен срочен"
+    " jornada media tiempo indefinido"
 )
 """Words that can start a `TITLE_NOISE` match; keep in step with it."""
 NOISE_UNIT_WORDS = words(

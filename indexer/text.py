@@ -16,9 +16,10 @@ from functools import lru_cache
 
 from indexer import key_patterns as kp
 
-NORMALISER_VERSION = 2
+NORMALISER_VERSION = 3
 """Version of the cleaning/tokenising and key rules; part of `SketchParams` and so of every
-index. 2: multilingual title, company and location keys."""
+index. 2: multilingual title, company and location keys. 3: contract and schedule words of
+the EURES languages, Spanish and Italian left out of title keys."""
 
 _BLOCK_TAG = re.compile(
     r"<\s*/?\s*(?:p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|section|article|header|footer)\b[^>]*>",

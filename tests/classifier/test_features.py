@@ -73,14 +73,33 @@ def test_grade_and_bank_mismatch() -> None:
     assert f["salary_overlap"] == 0.0
     bank = _copy(NURSE_EN, title="Bank Staff Nurse - Band 5")
     g = _features(NURSE_EN, bank)
-    assert g["contract_title_strong_diff"] == 1.0
+    assert g["engagement_title_one_sided"] == 1.0  # the bank version is another vacancy
     assert g["grade_conflict"] == 0.0
 
 
-def test_weak_contract_markers_are_counted_apart() -> None:
-    f = _features(NURSE_EN, _copy(NURSE_EN, title="Staff Nurse - Band 5 - Full Time"))
-    assert f["contract_title_strong_diff"] == 0.0
-    assert f["contract_title_weak_diff"] == 1.0
+def test_contract_stated_on_one_side_is_unknown_not_a_conflict() -> None:
+    silent = _copy(NURSE_EN, description=NURSE_EN["description"].replace("permanent, full", ""))
+    f = _features(silent, _copy(silent, title="Staff Nurse - Band 5 - Full Time"))
+    assert math.isnan(f["contract_conflict"])
+    assert f["contract_one_sided"] == 1.0
+    assert f["engagement_title_one_sided"] == 0.0
+
+
+def test_contracts_stated_on_both_sides_conflict_or_agree() -> None:
+    cdi = _copy(DEVELOPER_FR, title="Développeur Python (CDI)")
+    cdd = _copy(DEVELOPER_FR, title="Développeur Python (CDD)", description="Un CDD de 6 mois.")
+    assert _features(cdi, cdd)["contract_conflict"] == 1.0
+    full = _copy(NURSE_EN, title="Staff Nurse - Band 5 - Full Time")
+    part = _copy(NURSE_EN, id="p", title="Staff Nurse - Band 5 - Part Time")
+    assert _features(full, part)["contract_conflict"] == 1.0
+    assert _features(full, _copy(full, id="f2"))["contract_conflict"] == 0.0
+
+
+def test_pay_spread_over_thirteen_months_is_not_a_fixed_term() -> None:
+    text = "Rémunération : 42 000 € brut annuel sur 13 mois. Poste en CDI."
+    cdi = _copy(DEVELOPER_FR, description=text)
+    f = _features(cdi, _copy(DEVELOPER_FR, id="d2", title="Développeur Python (CDI)"))
+    assert f["contract_conflict"] == 0.0
 
 
 def test_title_decorations_do_not_change_the_title_key() -> None:
@@ -90,11 +109,24 @@ def test_title_decorations_do_not_change_the_title_key() -> None:
     assert f["title_diff_tokens"] == 0.0
 
 
-def test_seniority_mismatch() -> None:
+def test_seniority_on_one_side_is_unknown_and_two_levels_conflict() -> None:
     senior = _copy(ENGINEER_DE, title="Senior Elektroingenieur (m/w/d)")
     f = _features(ENGINEER_DE, senior)
-    assert f["seniority_diff"] == 1.0
+    assert f["seniority_one_sided"] == 1.0
+    assert math.isnan(f["seniority_conflict"])
     assert f["title_equal"] == 0.0
+    junior = _copy(ENGINEER_DE, id="j", title="Junior Elektroingenieur (m/w/d)")
+    g = _features(junior, senior)
+    assert g["seniority_conflict"] == 1.0
+    assert g["seniority_one_sided"] == 0.0
+
+
+def test_town_in_the_title_is_not_a_title_difference() -> None:
+    a = _copy(DEVELOPER_FR, title="Développeur Python H/F - Lyon", location="Lyon")
+    b = _copy(DEVELOPER_FR, id="b", title="Développeur Python", location="Lyon")
+    f = _features(a, b)
+    assert f["title_equal"] == 1.0
+    assert f["title_diff_tokens"] == 0.0
 
 
 def test_snippet_is_contained_in_the_full_ad() -> None:
