@@ -170,6 +170,14 @@ GROUPS: dict[tuple[str, str, str], str] = {
     "|teleorman|bucuresti|ilfov",
     ("RO", "group1", "macroregion four"): "dolj|gorj|mehedinti|olt|valcea|arad|caras severin"
     "|hunedoara|timis",
+    ("BG", "group1", "northern and eastern bulgaria"): "vidin|montana|vratsa|pleven|lovech"
+    "|veliko tarnovo|gabrovo|ruse|razgrad|silistra|varna|dobrich|shumen|targovishte|burgas"
+    "|sliven|yambol|stara zagora",
+    ("BG", "group1", "south western and south central bulgaria"): "sofia capital|sofia"
+    "|blagoevgrad|pernik|kyustendil|plovdiv|haskovo|pazardzhik|smolyan|kardzhali",
+    ("PT", "group1", "mainland portugal"): "aveiro|beja|braga|braganca|castelo branco|coimbra"
+    "|evora|faro|guarda|leiria|lisbon|portalegre|porto|santarem|setubal|viana do castelo"
+    "|vila real|viseu",
     ("HU", "group1", "central hungary"): "budapest|pest",
     ("HU", "group1", "transdanubia"): "fejer|komarom esztergom|veszprem|gyor moson sopron|vas"
     "|zala|baranya|somogy|tolna",

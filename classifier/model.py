@@ -20,6 +20,7 @@ from typing import Any
 import lightgbm as lgb
 import numpy as np
 
+from classifier import gazetteer
 from classifier.features import (
     FEATURE_NAMES,
     FEATURE_VERSION,
@@ -198,6 +199,7 @@ def load_model(
     booster = lgb.Booster(model_file=str(model_file))
     if tuple(booster.feature_name()) != FEATURE_NAMES:
         raise ModelMismatch(f"{model_file} was trained on other feature columns than the code")
+    gazetteer.index()  # the place features need it: built now (about 1 s), not by a request
     return LightGBMScorer(booster, metadata, threshold)
 
 

@@ -17,52 +17,64 @@ from dataclasses import dataclass
 from typing import Any
 
 from classifier import variants
-from classifier.fields import place_keys
-from classifier.lexicon import GENERIC_COMPANY_WORDS
+from classifier.features import contract_comparison
+from classifier.fields import extract_fields, place_keys
+from classifier.lexicon import ENGAGEMENT, GENERIC_COMPANY_WORDS
 
 Posting = dict[str, Any]
 
-SENIORITY_PREFIXES = (
-    "Senior ",
-    "Junior ",
-    "Lead ",
-    "Trainee ",
-    "Deputy ",
-    "Assistant ",
-    "Head of ",
-    "Principal ",
-    "Chef de ",
-    "Responsable ",
-    "Stagiaire ",
-    "Leiter ",
-    "Werkstudent ",
-    "Apprentice ",
+SENIORITY_LEVELS = (
+    ("Junior ", ""),
+    ("Senior ", ""),
+    ("Trainee ", ""),
+    ("Lead ", ""),
+    ("Head of ", ""),
+    ("Principal ", ""),
+    ("Assistant ", ""),
+    ("Deputy ", ""),
+    ("", " junior"),
+    ("", " confirmé(e)"),
+    ("Stagiaire ", ""),
+    ("Chef de ", ""),
+    ("Werkstudent ", ""),
+    ("Apprentice ", ""),
 )
-CONTRACT_TITLES = (
-    ("Bank ", ""),
-    ("Locum ", ""),
-    ("", " - Fixed Term (12 months)"),
-    ("", " - Maternity Cover"),
-    ("", " - Part Time"),
-    ("", " - Nights"),
-    ("", " - Days only"),
-    ("", " (Temporary)"),
-    ("", " - Agency"),
-    ("", " (CDD)"),
-    ("", " (befristet)"),
-    ("", " (Teilzeit)"),
-    ("", " - tijdelijk"),
-    ("", " - Interim"),
-    ("", " - Volunteer"),
+"""(prefix, suffix) of a title naming its level; two different ones make two vacancies."""
+CONTRACT_TITLES: tuple[tuple[tuple[str, str], tuple[str, str]], ...] = (
+    (("", " - Full Time"), ("", " - Part Time")),
+    (("", " (Permanent)"), ("", " - Fixed Term (12 months)")),
+    (("", " - Permanent"), ("", " - Maternity Cover")),
+    (("", " - Days"), ("", " - Nights")),
+    (("", " (CDI)"), ("", " (CDD)")),
+    (("", " - CDI"), ("", " - CDD 6 mois")),
+    (("", " - Temps plein"), ("", " - Temps partiel")),
+    (("", " (unbefristet)"), ("", " (befristet)")),
+    (("", " | Vollzeit"), ("", " | Teilzeit")),
+    (("", " - vast contract"), ("", " - tijdelijk")),
+    (("", " - pełny etat"), ("", " - niepełny etat")),
+    (("", " - Tempo inteiro"), ("", " - Tempo parcial")),
+    (("", " - na neodređeno"), ("", " - na određeno")),
+    (("", ""), ("Bank ", "")),
+    (("", ""), ("Locum ", "")),
+    (("", ""), ("", " - Agency")),
+    (("", ""), ("", " - Volunteer")),
+    (("", " - Permanent"), ("Bank ", "")),
 )
+"""(one side's title decoration, the other's) as (prefix, suffix): terms that make another
+vacancy, stated on both sides (full against part time, CDI against CDD). One side silent is
+not a conflict (re-posts add "- Full Time"), except for the engagement markers (bank, locum,
+agency, volunteer): the bank version of a post is another vacancy while the substantive ad
+never says "permanent"."""
 CONTRACT_SENTENCES = (
-    "This is a bank position: shifts are offered as and when required.",
-    "This is a fixed term contract for 12 months to cover maternity leave.",
-    "This is a part time post of 22.5 hours per week.",
-    "Il s'agit d'un CDD de 6 mois.",
-    "Die Stelle ist auf zwei Jahre befristet.",
-    "Het betreft een tijdelijk contract voor een jaar.",
+    ("This is a permanent contract, full time.", "This is a fixed term contract for 12 months."),
+    ("This is a permanent post.", "This is a bank position: shifts are offered as needed."),
+    ("This is a full time post of 37.5 hours.", "This is a part time post of 22.5 hours."),
+    ("Il s'agit d'un CDI à temps plein.", "Il s'agit d'un CDD de 6 mois."),
+    ("Poste à temps plein.", "Poste à temps partiel."),
+    ("Die Stelle ist unbefristet.", "Die Stelle ist auf zwei Jahre befristet."),
+    ("Het betreft een vast contract.", "Het betreft een tijdelijk contract voor een jaar."),
 )
+"""(one side's sentence, the other's) stating incompatible terms in the body."""
 SPECIALTIES = (
     "Cardiology",
     "Oncology",
@@ -155,37 +167,74 @@ def other_grade(
 def other_contract(
     posting: Posting, rng: random.Random, donors: Donors
 ) -> tuple[Posting, Posting] | None:
-    """Bank, locum, fixed-term, part-time, night or volunteer version of the post."""
-    prefix, suffix = rng.choice(CONTRACT_TITLES)
-    result = {**posting, "title": f"{prefix}{posting['title']}{suffix}"}
+    """The post offered on other terms, stated in both titles (`CONTRACT_TITLES`), sometimes
+    in both texts as well; pay scaled down on the part-time, fixed or bank side."""
+    sides = rng.choice(CONTRACT_TITLES)
+    if rng.random() < 0.5:
+        sides = (sides[1], sides[0])
+    (prefix_a, suffix_a), (prefix_b, suffix_b) = sides
+    first = {**posting, "title": f"{prefix_a}{posting['title']}{suffix_a}"}
+    result = {**posting, "title": f"{prefix_b}{posting['title']}{suffix_b}"}
     if rng.random() < 0.4:
-        sentence = rng.choice(CONTRACT_SENTENCES)
-        result["description"] = f"{sentence}\n\n{posting['description']}"
+        sentence_a, sentence_b = rng.choice(CONTRACT_SENTENCES)
+        first["description"] = f"{sentence_a}\n\n{posting['description']}"
+        result["description"] = f"{sentence_b}\n\n{posting['description']}"
     if posting.get("salary") and rng.random() < 0.5:
         result["salary"] = _scale_amounts(str(posting["salary"]), rng.uniform(0.5, 0.9))
-    return posting, result
-
-
-TERMS_SENTENCES = (
-    "This post is offered to cover maternity leave.",
-    "This is a fixed term contract for 12 months.",
-    "This is a bank position: shifts are offered as and when required.",
-    "This post is offered on a locum basis.",
-    "Il s'agit d'un CDD de 6 mois.",
-    "Die Stelle ist befristet.",
-    "Het betreft een tijdelijk contract.",
-)
+    return (first, result) if _states_other_terms(first, result) else None
 
 
 def other_terms(
     posting: Posting, rng: random.Random, donors: Donors
 ) -> tuple[Posting, Posting] | None:
-    """Same title and text but other terms stated in the body only (one ad is a maternity
-    cover or a bank post, the other the substantive vacancy)."""
-    parts = variants.paragraphs(posting["description"])
-    position = rng.randrange(len(parts) + 1) if parts else 0
-    parts.insert(position, rng.choice(TERMS_SENTENCES))
-    return posting, {**posting, "description": "\n\n".join(parts)}
+    """Same title and text but other terms stated in both bodies, at their start (where
+    snippets keep them): the permanent post and its fixed-term cover or bank version; or,
+    a quarter of the time, a cover announced in the opening sentence of one side only (see
+    `_cover_in_first_sentence`). Terms stated in one body only are otherwise unknown, not
+    another vacancy: re-posts lose later sentences."""
+    if rng.random() < 0.25:
+        covered = _cover_in_first_sentence(str(posting["description"]), rng)
+        if covered is None:
+            return None
+        return posting, {**posting, "description": covered}
+    sentence_a, sentence_b = rng.choice(CONTRACT_SENTENCES)
+    if rng.random() < 0.5:
+        sentence_a, sentence_b = sentence_b, sentence_a
+    first = {**posting, "description": f"{sentence_a}\n\n{posting['description']}"}
+    second = {**posting, "description": f"{sentence_b}\n\n{posting['description']}"}
+    return (first, second) if _states_other_terms(first, second) else None
+
+
+COVER_CLAUSES = (
+    " to cover a maternity leave post",
+    " on a fixed term basis for 12 months",
+    " on a bank basis",
+    " (CDD de remplacement de 6 mois)",
+    " (befristet als Elternzeitvertretung)",
+)
+_FIRST_STOP = re.compile(r"[.!?](?=\s|$)")
+
+
+def _cover_in_first_sentence(text: str, rng: random.Random) -> str | None:
+    """The opening sentence made to announce a cover or bank post ("... to join their team
+    to cover a maternity leave post."), as gold-dev's Service Manager pair does. In the first
+    sentence, which no re-post transformation drops (truncations keep the start, edits delete
+    later sentences), so a one-sided cover stated there is evidence of another vacancy."""
+    stop = _FIRST_STOP.search(text)
+    if stop is None or stop.start() > 400:
+        return None
+    return text[: stop.start()] + rng.choice(COVER_CLAUSES) + text[stop.start() :]
+
+
+def _states_other_terms(a: Posting, b: Posting) -> bool:
+    """Whether the two sides read as other terms (a contract conflict, or a bank or locum
+    title against a silent one): an ad whose own title or text already states the terms
+    ("Staff Nurse - Full or Part Time") hides the change, and would teach the model that
+    agreeing terms mean another vacancy."""
+    fields_a, fields_b = extract_fields(a), extract_fields(b)
+    if contract_comparison(fields_a, fields_b)[0] == 1.0:
+        return True
+    return bool((fields_a.title_contract ^ fields_b.title_contract) & ENGAGEMENT)
 
 
 def other_base(
@@ -213,15 +262,17 @@ def other_base(
 def other_seniority(
     posting: Posting, rng: random.Random, donors: Donors
 ) -> tuple[Posting, Posting] | None:
-    """A more or less senior version of the role."""
+    """A more and a less senior version of the role, each title stating its level (one side
+    silent is unknown: boards add "Senior" to a title whose text asks for seniority)."""
     title = str(posting["title"])
-    prefix = rng.choice(SENIORITY_PREFIXES)
-    if title.lower().startswith(prefix.lower()):
+    (prefix_a, suffix_a), (prefix_b, suffix_b) = rng.sample(SENIORITY_LEVELS, k=2)
+    if any(title.lower().startswith(p.lower()) for p in (prefix_a, prefix_b) if p):
         return None
-    result = {**posting, "title": prefix + title}
+    first = {**posting, "title": f"{prefix_a}{title}{suffix_a}"}
+    result = {**posting, "title": f"{prefix_b}{title}{suffix_b}"}
     if rng.random() < 0.3:
-        result["description"] = posting["description"].replace(title, prefix + title)
-    return posting, result
+        result["description"] = posting["description"].replace(title, result["title"])
+    return first, result
 
 
 def other_role(

@@ -28,10 +28,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from classifier import mutations, variants
+from classifier import board_habits, mutations, variants
 from classifier.corpora import Ad
+from classifier.features import contract_comparison
 from classifier.fields import PostingFields, extract_fields
-from classifier.lexicon import STRONG_CONTRACT
+from classifier.lexicon import ENGAGEMENT, STRONG_CONTRACT
 from indexer.minhash import estimate_jaccard, overlap_from_jaccard
 from indexer.prepare import PreparedPosting
 
@@ -65,6 +66,8 @@ NHS_PLAN = PairPlan(positives=8000, mutations=7000, boilerplate=800, random=800)
 EURES_PLAN = PairPlan(positives=2200, mutations=2200, boilerplate=500, random=700)
 """Sizes chosen for about 30k pairs with about a third positive, generated in well under
 two minutes on two cores; EURES gets a larger share than its size for language variety."""
+FRENCH_PLAN = PairPlan(positives=2600, mutations=2600, boilerplate=300, random=400)
+"""The French boards (about 2,900 ads) get about as many pairs as EURES."""
 REAL_CAPS = {"real_role": 5500, "real_employer": 2000, "real_location": 2500}
 """Caps on the most frequent real families (the rest are kept whole): they are easy once a
 few thousand are seen, and would otherwise push the positive share under a quarter."""
@@ -170,15 +173,17 @@ def label_real(
         and b.salary is not None
         and not (_close(a.salary[0], b.salary[0]) and _close(a.salary[1], b.salary[1]))
     )
-    contract_differs = (a.title_contract ^ b.title_contract) | (
-        a.description_contract ^ b.description_contract
-    )
+    markers_a = a.title_contract | a.description_contract
+    markers_b = b.title_contract | b.description_contract
     if (
         salary_differs
-        or contract_differs & STRONG_CONTRACT
+        or contract_comparison(a, b)[0] == 1.0
+        or (a.title_contract ^ b.title_contract) & ENGAGEMENT
         or (a.grades and b.grades and a.grades.isdisjoint(b.grades))
     ):
         return 0, "real_grade_or_contract"
+    if (markers_a ^ markers_b) & STRONG_CONTRACT:
+        return None  # a fixed-term or bank sentence on one side only: cover, or a lost line
     if jaccard >= 0.8:
         return 1, "real_repost"
     if jaccard < 0.5:
@@ -257,6 +262,7 @@ class Synthesiser:
             text = other.document["description"]
             other_padded = {**other.document, "description": f"{text}\n\n{extra}"}
             pairs.append(RawPair(padded, other_padded, 0, "boilerplate", ad, other, False))
+        pairs += self._intro_snippets(plan.boilerplate // 2)
         for _ in range(plan.random):
             ad, other = rng.sample(self.ads, k=2)
             pairs.append(RawPair(ad.document, other.document, 0, "random", ad, other, False))
@@ -269,10 +275,12 @@ class Synthesiser:
         ctx = self._context(raw.ad)
         other_ctx = ctx if raw.other is None else self._context(raw.other)
         first, second = raw.first, raw.second
+        places = not any(word in raw.kind for word in ("location", "base", "multisite"))
         if rng.random() < self.REPOST_FIRST:
-            first = variants.repost(first, rng, ctx)
+            first = board_habits.with_habits(variants.repost(first, rng, ctx), rng, ctx, places)
         if rng.random() < self.REPOST_SECOND:
             second = variants.repost(second, rng, other_ctx)
+            second = board_habits.with_habits(second, rng, other_ctx, places)
         first = {**first, "id": f"{raw.ad.document['id']}~{number}a"}
         second = {**second, "id": f"{(raw.other or raw.ad).document['id']}~{number}b"}
         if raw.redate:
@@ -282,6 +290,32 @@ class Synthesiser:
             second["language"] = (raw.other or raw.ad).language or raw.ad.language
         groups = (raw.ad.group, (raw.other or raw.ad).group)
         return PairExample(first, second, raw.label, raw.kind, groups)
+
+    def _intro_snippets(self, count: int) -> list[RawPair]:
+        """An aggregator snippet holding only an employer's intro (the opening it shares with
+        another of its ads) against that other vacancy: shared text, other title; such a
+        snippet once linked two vacancies of one employer and merged their clusters."""
+        rng = self.rng
+        made: list[RawPair] = []
+        for _ in range(count * 3):
+            if len(made) >= count:
+                break
+            ad = rng.choice(self.ads)
+            text = str(ad.document["description"])
+            others = [
+                s
+                for s in self.by_group[ad.group]
+                if s is not ad
+                and str(s.document["description"])[:200] == text[:200]
+                and s.document["title"] != ad.document["title"]
+            ]
+            if not others or len(text) < 600:
+                continue
+            cut = text.rfind(" ", 0, rng.randint(250, 500))
+            teaser = {**ad.document, "description": text[: max(cut, 200)].rstrip() + "…"}
+            other = rng.choice(others)
+            made.append(RawPair(teaser, other.document, 0, "snippet_intro", ad, other, False))
+        return made
 
     def _multisite(self, ad: Ad) -> tuple[Posting, Posting] | None:
         """One vacancy offered at two bases, listed by each board under one of them."""
@@ -338,19 +372,24 @@ def build_pairs(
     seed: int,
     nhs_plan: PairPlan = NHS_PLAN,
     eures_plan: PairPlan = EURES_PLAN,
+    french: Sequence[Ad] = (),
+    french_plan: PairPlan = FRENCH_PLAN,
 ) -> list[PairExample]:
-    """Every training pair of both corpora, finished, in a reproducible order.
+    """Every training pair of the corpora, finished, in a reproducible order.
 
     `prepared` holds the prepared (sketched) form of every ad by id; it finds the real pairs
-    the way the index would.
+    the way the index would. The French boards give synthetic pairs only: half their ads
+    name no employer, so the real-pair rules (which read "another employer" as another
+    vacancy) cannot label them.
     """
     rng = random.Random(seed)
     examples: list[PairExample] = []
-    for ads, plan, groups in ((nhs, nhs_plan, nhs_groups), (eures, eures_plan, ())):
+    corpora = ((nhs, nhs_plan, nhs_groups, True), (eures, eures_plan, (), True))
+    for ads, plan, groups, with_real in (*corpora, (french, french_plan, (), False)):
         if not ads:
             continue
         own = {str(ad.document["id"]): prepared[str(ad.document["id"])] for ad in ads}
-        raw = real_pairs(ads, own, groups, rng)
+        raw = real_pairs(ads, own, groups, rng) if with_real else []
         synthesiser = Synthesiser(ads, rng)
         raw += synthesiser.build(plan)
         examples += [synthesiser.finish(pair) for pair in raw]

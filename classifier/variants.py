@@ -117,13 +117,14 @@ def paragraphs(text: str) -> list[str]:
 
 
 def snippet(posting: Posting, rng: random.Random, ctx: Context) -> Posting:
-    """A 300-600 character cut at a word boundary, as search engines and feeds show."""
+    """A 250-600 character cut at a word boundary, mid-sentence, as search engines and
+    aggregator APIs (Adzuna: 250-500 characters and "…") show."""
     text = posting["description"]
-    limit = rng.randint(300, 600)
+    limit = rng.randint(250, 600)
     if len(text) <= limit + 50:
         return first_paragraphs(posting, rng, ctx)
     cut = text.rfind(" ", 0, limit)
-    end = rng.choice(("…", "...", " [...]", "... Read more", ""))
+    end = rng.choice(("…", "…", "...", " [...]", "... Read more", ""))
     return {**posting, "description": text[: cut if cut > 100 else limit].rstrip() + end}
 
 

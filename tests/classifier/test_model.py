@@ -213,3 +213,11 @@ def test_choose_threshold_maximises_f1() -> None:
     threshold = choose_threshold(labels, scores)
     assert 0.3 < threshold <= 0.7
     assert threshold == pytest.approx(0.5)
+
+
+def test_choose_threshold_prefers_precision_on_a_flat_optimum() -> None:
+    # 99 re-posts at 0.9, a look-alike at 0.5, one hard re-post at 0.4: catching the last one
+    # costs a false positive for an F1 gain of 0.00005, so the higher threshold is kept.
+    labels = np.array([1] * 99 + [0, 1])
+    scores = np.array([0.9] * 99 + [0.5, 0.4])
+    assert choose_threshold(labels, scores) == pytest.approx(0.7)

@@ -1,0 +1,240 @@
+"""Re-post habits of real job boards that keep the vacancy, as training transformations.
+
+Measured on real cross-board pairs (French boards, NHS): the classifier missed re-posts whose
+title gained a contract or schedule word ("- Full Time", "(CDI)", "- Temps plein"), a seniority
+word the text already states, or the town; whose place was given at region or country level;
+whose company carried a group or country suffix; whose employer intro was rewritten between two
+scrapes; or which dropped a sentence and gained a salary line. Each habit is one pure function
+(posting, seeded rng, `variants.Context`) → posting, in every language the corpora hold;
+`variants.repost` applies them at label-independent rates, and `classifier.mutations` makes the
+hard negatives that state *another* contract, seniority or place on both sides.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from classifier import gazetteer
+from classifier.fields import description_markers
+from classifier.variants import BOILERPLATE, Context, Posting, paragraphs, town
+
+CONTRACT_DECORATIONS: dict[str, dict[str, tuple[str, ...]]] = {
+    "full": {
+        "en": (" (Full Time)", " - Full Time", " - Full-time", " | Full time"),
+        "fr": (" - Temps plein", " (temps complet)", " - Temps Plein"),
+        "de": (" | Vollzeit", " (Vollzeit)"),
+        "nl": (" - Fulltime", " (voltijd)"),
+        "pl": (" - pełny etat",),
+        "pt": (" - Tempo inteiro",),
+        "ro": (" - normă întreagă",),
+        "hu": (" - teljes munkaidő",),
+        "hr": (" - puno radno vrijeme",),
+        "lv": (" - pilna slodze",),
+        "lt": (" - pilnu etatu",),
+        "et": (" - täistööaeg",),
+        "el": (" - πλήρης απασχόληση",),
+        "bg": (" - пълен работен ден",),
+    },
+    "permanent": {
+        "en": (" - Permanent", " (Permanent)", " - Permanent Contract"),
+        "fr": (" (CDI)", " - CDI", " en CDI", " CDI"),
+        "de": (" (unbefristet)", " - Festanstellung"),
+        "nl": (" - vast contract",),
+        "pl": (" - umowa na czas nieokreślony",),
+        "pt": (" - contrato sem termo",),
+        "ro": (" - perioadă nedeterminată",),
+        "hu": (" - határozatlan idejű",),
+        "hr": (" - na neodređeno",),
+        "lv": (" - beztermiņa",),
+        "lt": (" - neterminuota",),
+        "et": (" - tähtajatu",),
+        "el": (" - αορίστου χρόνου",),
+        "bg": (" - безсрочен договор",),
+    },
+}
+"""Title decorations per contract marker and language: what boards append to a title."""
+_INCOMPATIBLE = {"full": {"part"}, "permanent": {"fixed", "bank", "locum", "agency", "freelance"}}
+
+SENIORITY_FORMS: dict[str, tuple[str, str]] = {
+    "senior": ("Senior ", ""),
+    "junior": ("Junior ", ""),
+    "confirme": ("", " confirmé(e)"),
+    "experimente": ("", " expérimenté"),
+    "erfahren": ("Erfahrene/r ", ""),
+    "ervaren": ("Ervaren ", ""),
+}
+"""A seniority word of the text → how a board adds it to the title (prefix, suffix)."""
+
+COUNTRY_NAMES = {
+    "en": "United Kingdom",
+    "fr": "France",
+    "de": "Deutschland",
+    "nl": "Nederland",
+    "pl": "Polska",
+    "pt": "Portugal",
+    "ro": "România",
+    "hu": "Magyarország",
+    "hr": "Hrvatska",
+    "lv": "Latvija",
+    "lt": "Lietuva",
+    "et": "Eesti",
+    "el": "Κύπρος",
+    "bg": "България",
+}
+"""The country an aggregator names instead of the town, by the ad's language (our corpora:
+NHS is the UK, EURES Greek ads are Cypriot)."""
+
+GROUP_FORMS = ("{} Group", "Groupe {}", "{} France", "{} UK", "{} Services", "{} Holding", "{} SA")
+SALARY_LINES = {
+    "en": "Salary: £{amount:,} per annum",
+    "fr": "Salaire : {amount} € brut annuel",
+    "de": "Gehalt: {amount} € brutto jährlich",
+    "nl": "Salaris: € {amount} bruto per jaar",
+}
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def contract_in_title(posting: Posting, rng: random.Random, ctx: Context) -> Posting:
+    """A contract or schedule word appended to the title, in the ad's language, never one
+    that contradicts what the text states ("(CDI)" is not added to a CDD ad)."""
+    stated = description_markers(str(posting.get("description", "")))
+    choices = [m for m, bad in _INCOMPATIBLE.items() if not stated & bad]
+    if not choices:
+        return posting
+    table = CONTRACT_DECORATIONS[rng.choice(choices)]
+    language = ctx.language if ctx.language in table else "en"
+    if language != "en" and rng.random() < 0.15:
+        language = "en"  # boards of every country use the English words too
+    return {**posting, "title": posting["title"].rstrip() + rng.choice(table[language])}
+
+
+def seniority_in_title(posting: Posting, rng: random.Random, ctx: Context) -> Posting:
+    """A seniority word the text already uses ("senior", "confirmé") added to the title."""
+    text = str(posting.get("description", "")).lower()
+    found = [w for w in SENIORITY_FORMS if re.search(rf"\b{w}", _fold(text))]
+    if not found:
+        return contract_in_title(posting, rng, ctx)
+    prefix, suffix = SENIORITY_FORMS[rng.choice(found)]
+    return {**posting, "title": f"{prefix}{posting['title'].strip()}{suffix}"}
+
+
+def occupation_title(posting: Posting, rng: random.Random, ctx: Context) -> Posting:
+    """The job centre's occupation title in place of the employer's ("Infirmier H/F en SSR -
+    CDI" relayed as "Infirmier / Infirmière de soins généraux"), where the ad carries it
+    (`extra.occupation`, from the French corpora); else a contract word in the title."""
+    extra = posting.get("extra")
+    occupation = extra.get("occupation") if isinstance(extra, dict) else None
+    if not occupation:
+        return contract_in_title(posting, rng, ctx)
+    return {**posting, "title": str(occupation) + rng.choice(("", " (H/F)", " H/F"))}
+
+
+def town_in_title(posting: Posting, rng: random.Random, ctx: Context) -> Posting:
+    """The town of the location put in the title, as boards do ("Data Analyst H/F - Lyon")."""
+    place = town(posting.get("location"))
+    if not place:
+        return posting
+    place = place.title()
+    title = posting["title"].strip()
+    forms = (
+        f"{title} - {place}",
+        f"{title} H/F - {place}",
+        f"{title} ({place})",
+        f"{place} - {title}",
+    )
+    return {**posting, "title": rng.choice(forms)}
+
+
+def coarser_location(posting: Posting, rng: random.Random, ctx: Context) -> Posting:
+    """The place at another granularity: its département or county, its region, or the
+    country (aggregators), from the shipped gazetteer; the country alone when the town is
+    not in it."""
+    location = posting.get("location")
+    if not location:
+        return posting
+    areas = _enclosing_names(str(location))
+    country = COUNTRY_NAMES.get(ctx.language, "")
+    options = [*areas, *([country] if country else [])]
+    if not options:
+        return posting
+    area = rng.choice(options)
+    if area != country and country and rng.random() < 0.4:
+        area = f"{area}, {country}"
+    return {**posting, "location": area}
+
+
+def company_variant(posting: Posting, rng: random.Random, ctx: Context) -> Posting:
+    """The employer named with a group, country or business suffix ("Acme" / "Acme Group")."""
+    company = str(posting.get("company") or "").strip()
+    if not company:
+        return posting
+    return {**posting, "company": rng.choice(GROUP_FORMS).format(company)}
+
+
+def rewrite_intro(posting: Posting, rng: random.Random, ctx: Context) -> Posting:
+    """The opening paragraph (the employer's intro) replaced by another intro: the employer's
+    own from another of its ads, or a generic one; the job text is kept."""
+    parts = paragraphs(str(posting.get("description", "")))
+    if len(parts) < 3:
+        return posting
+    pool = list(ctx.employer_paragraphs) or list(BOILERPLATE.get(ctx.language, BOILERPLATE["en"]))
+    parts[0] = rng.choice(pool)
+    return {**posting, "description": "\n\n".join(parts)}
+
+
+def drop_sentence_add_salary(posting: Posting, rng: random.Random, ctx: Context) -> Posting:
+    """One sentence dropped and a salary line added: only when the ad states no pay, so the
+    line adds a fact on one side instead of contradicting the other."""
+    text = str(posting.get("description", ""))
+    sentences = _SENTENCE_END.split(text)
+    if len(sentences) > 3:
+        del sentences[rng.randrange(1, len(sentences))]
+        text = " ".join(sentences)
+    salary = posting.get("salary")
+    if salary:
+        line = f"{'Salaire' if ctx.language == 'fr' else 'Salary'} : {salary}"
+    elif re.search(r"[£€$]|\b(?:salary|salaire|gehalt|eur|gbp)\b", text, re.IGNORECASE):
+        line = ""
+    else:
+        template = SALARY_LINES.get(ctx.language, SALARY_LINES["en"])
+        line = template.format(amount=rng.randrange(22, 70) * 1000)
+    return {**posting, "description": f"{text}\n\n{line}".strip()}
+
+
+HABITS = (
+    contract_in_title,
+    seniority_in_title,
+    occupation_title,
+    town_in_title,
+    coarser_location,
+    company_variant,
+    rewrite_intro,
+    drop_sentence_add_salary,
+)
+HABIT_RATE = 0.12
+"""Chance of each habit per re-posted side: about half the re-posts show at least one."""
+
+
+def with_habits(posting: Posting, rng: random.Random, ctx: Context, places: bool = True) -> Posting:
+    """`posting` with each board habit applied at `HABIT_RATE`, in a fixed order. `places`
+    False leaves the location alone: a pair of two sites of a campaign would become a town
+    against the region that holds both, which no longer says whether they are one vacancy."""
+    for habit in HABITS:
+        if rng.random() < HABIT_RATE and (places or habit is not coarser_location):
+            posting = habit(posting, rng, ctx)
+    return posting
+
+
+def _enclosing_names(location: str) -> list[str]:
+    """Display names of the département or county and the region holding a town found in
+    the gazetteer (from its area keys, "FR/2/auvergne rhone alpes/ardeche" → "Ardeche")."""
+    place = gazetteer.resolve(location)
+    if place is None or place.level not in ("town", "district"):
+        return []
+    keys = [k for k in (place.admin2, place.admin1) if k]
+    return [k.rsplit("/", 1)[-1].title() for k in keys]
+
+
+def _fold(text: str) -> str:
+    return text.replace("é", "e").replace("è", "e")

@@ -1,0 +1,75 @@
+"""Board re-post habits (classifier.board_habits) and the both-sided hard negatives."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from classifier import board_habits, mutations, variants
+from classifier.features import contract_comparison
+from classifier.fields import extract_fields
+from indexer.text import normalise_title
+from tests.classifier.postings import DEVELOPER_FR, NURSE_EN
+
+FR = variants.Context(language="fr")
+EN = variants.Context(language="en")
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_contract_in_title_keeps_the_key_and_never_contradicts_the_text(seed: int) -> None:
+    decorated = board_habits.contract_in_title(DEVELOPER_FR, random.Random(seed), FR)
+    assert decorated["title"] != DEVELOPER_FR["title"]
+    assert normalise_title(decorated["title"]) == normalise_title(DEVELOPER_FR["title"])
+    conflict, _ = contract_comparison(extract_fields(decorated), extract_fields(DEVELOPER_FR))
+    assert conflict != 1.0  # the ad says CDI, temps plein: "(CDD)" or "Temps partiel" never
+
+
+def test_contract_in_title_skips_what_a_fixed_term_text_contradicts() -> None:
+    cdd = {**DEVELOPER_FR, "description": "Un CDD de 6 mois, temps partiel. " * 5}
+    assert board_habits.contract_in_title(cdd, random.Random(1), FR) == cdd
+
+
+def test_coarser_location_names_an_area_holding_the_town() -> None:
+    ad = {**DEVELOPER_FR, "location": "07 - ANNONAY"}
+    seen = {
+        board_habits.coarser_location(ad, random.Random(seed), FR)["location"] for seed in range(30)
+    }
+    assert {"Ardeche", "Auvergne Rhone Alpes", "France"} <= {s.split(",")[0] for s in seen}
+
+
+def test_rewrite_intro_keeps_the_job_text() -> None:
+    rewritten = board_habits.rewrite_intro(NURSE_EN, random.Random(3), EN)
+    old = variants.paragraphs(NURSE_EN["description"])
+    new = variants.paragraphs(rewritten["description"])
+    assert new[0] != old[0]
+    assert new[1:] == old[1:]
+
+
+def test_salary_line_is_added_only_where_no_pay_is_stated() -> None:
+    no_pay = {**NURSE_EN, "description": "Join our ward team. " * 10}
+    no_pay.pop("salary", None)
+    added = board_habits.drop_sentence_add_salary(no_pay, random.Random(2), EN)
+    assert "Salary" in added["description"]
+    stated = board_habits.drop_sentence_add_salary(DEVELOPER_FR, random.Random(2), FR)
+    assert stated["description"].count("€") == DEVELOPER_FR["description"].count("€")
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_other_contract_states_terms_on_both_sides(seed: int) -> None:
+    donors = mutations.Donors(locations=(), titles=(), employers=())
+    made = mutations.other_contract(NURSE_EN, random.Random(seed), donors)
+    assert made is not None
+    a, b = (extract_fields(p) for p in made)
+    conflict, _ = contract_comparison(a, b)
+    engagement = (a.title_contract ^ b.title_contract) & {"bank", "locum", "agency", "volunteer"}
+    assert conflict == 1.0 or engagement
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_other_seniority_states_two_levels(seed: int) -> None:
+    donors = mutations.Donors(locations=(), titles=(), employers=())
+    made = mutations.other_seniority(NURSE_EN, random.Random(seed), donors)
+    assert made is not None
+    a, b = (extract_fields(p) for p in made)
+    assert a.seniority and b.seniority and a.seniority != b.seniority
