@@ -82,6 +82,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "contract_conflict",
     "contract_one_sided",
     "engagement_title_one_sided",
+    "cover_one_sided_full",
     # company
     "company_equal",
     "company_ratio",
@@ -322,6 +323,7 @@ def _marker_features(a: PostingFields, b: PostingFields) -> list[float]:
         _conflict(a.description_grades, b.description_grades),
         *contract_comparison(a, b),
         _engagement_one_sided(a, b),
+        _cover_one_sided_full(a, b),
     ]
 
 
@@ -475,6 +477,26 @@ def contract_comparison(a: PostingFields, b: PostingFields) -> tuple[float, floa
     both = stated_a.keys() & stated_b.keys()
     conflict = float(any(stated_a[d].isdisjoint(stated_b[d]) for d in both)) if both else NAN
     return conflict, float(len(stated_a.keys() ^ stated_b.keys()))
+
+
+COVER = frozenset({"fixed", "bank", "locum"})
+"""Terms that make a post a cover or a pool of shifts rather than the substantive vacancy."""
+
+
+def _cover_one_sided_full(a: PostingFields, b: PostingFields) -> float:
+    """1 when one text states a cover, bank or locum post (`COVER`) that the other, silent,
+    text does not, although that other text is as long (at least 90% of the tokens): a
+    re-post that lost the sentence is shorter (a snippet, a first half), while an ad of the
+    same length that says nothing of a maternity cover advertises the substantive post
+    (gold-dev). 0 when one side is silent but shorter, NaN when no side states a cover alone."""
+    found = NAN
+    for one, other in ((a, b), (b, a)):
+        alone = (one.title_contract | one.description_contract) & COVER
+        if not alone or (other.title_contract | other.description_contract) & COVER:
+            continue
+        long_enough = other.description_length >= 0.9 * one.description_length
+        found = max(0.0 if math.isnan(found) else found, float(long_enough))
+    return found
 
 
 def _engagement_one_sided(a: PostingFields, b: PostingFields) -> float:

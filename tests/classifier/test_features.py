@@ -85,6 +85,16 @@ def test_contract_stated_on_one_side_is_unknown_not_a_conflict() -> None:
     assert f["engagement_title_one_sided"] == 0.0
 
 
+def test_a_cover_stated_against_a_full_silent_ad_is_flagged_but_not_against_a_snippet() -> None:
+    cover = _copy(
+        NURSE_EN, description="This post is to cover maternity leave. " + NURSE_EN["description"]
+    )
+    assert _features(cover, NURSE_EN)["cover_one_sided_full"] == 1.0
+    snippet = _copy(NURSE_EN, id="s", description=NURSE_EN["description"][:300])
+    assert _features(cover, snippet)["cover_one_sided_full"] == 0.0
+    assert math.isnan(_features(NURSE_EN, snippet)["cover_one_sided_full"])
+
+
 def test_contracts_stated_on_both_sides_conflict_or_agree() -> None:
     cdi = _copy(DEVELOPER_FR, title="Développeur Python (CDI)")
     cdd = _copy(DEVELOPER_FR, title="Développeur Python (CDD)", description="Un CDD de 6 mois.")
