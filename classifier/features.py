@@ -235,7 +235,7 @@ def _text_features(a: PostingFields, b: PostingFields, sim: TextSimilarity) -> l
 
 def _job_text_features(a: PostingFields, b: PostingFields) -> list[float]:
     """(overlap, Jaccard) of the 3-word shingles of the middles of the two descriptions
-    (`fields._job_tokens`): an employer intro or outro rewritten between two scrapes changes
+    (`fields.MIN_JOB_TOKENS`): an employer intro or outro rewritten between two scrapes changes
     the full-text figures but not these; NaN when either ad is too short to have a middle."""
     if not (a.job_shingles.size and b.job_shingles.size):
         return [NAN, NAN]

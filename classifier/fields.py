@@ -151,7 +151,8 @@ class PostingFields:
     description_length: int
     shingles: npt.NDArray[np.int64]
     job_shingles: npt.NDArray[np.int64]
-    """3-word shingles of the middle of the description (see `_job_tokens`), empty if short."""
+    """3-word shingles of the middle of the description (see `MIN_JOB_TOKENS`), empty if
+    the ad is shorter."""
     language: str | None
     anchors: frozenset[str]
     """Names, places, tools, numbers and codes of title, company and description: what a
@@ -187,6 +188,7 @@ def extract_fields(document: Mapping[str, Any]) -> PostingFields:
     region, *fallbacks = _REGIONS.get(language or "", ("GB",))
     pay = contacts.pay(salary_text, frozenset(_tokens(salary_text)), text, token_set)
     stop = stop_words(language or "")
+    shingles, middle = _shingles(tokens)
     return PostingFields(
         title_key=title_key,
         title_tokens=frozenset(title_key.split()) - _TITLE_STOPWORDS,
@@ -216,8 +218,8 @@ def extract_fields(document: Mapping[str, Any]) -> PostingFields:
         description_numbers=numbers,
         content_tokens=token_set - numbers - stop,
         description_length=len(tokens),
-        shingles=_shingles(tokens),
-        job_shingles=_shingles(_job_tokens(tokens)),
+        shingles=shingles,
+        job_shingles=middle,
         language=language,
         anchors=anchors("\n".join((title, _text(document, "company"), text)), stop),
     )
@@ -231,41 +233,49 @@ def description_markers(text: str) -> frozenset[str]:
     return _scan(f" {' '.join(tokens)} ", frozenset(tokens), _tables()[1])
 
 
-def _shingles(tokens: Sequence[str]) -> npt.NDArray[np.int64]:
-    """Sorted unique hashes of the word 3-grams. Built from Python's string hash, cached on
-    the token strings by the frozenset above, so this costs a few vector operations; the
-    values are only compared within one process, never stored."""
+def _shingles(tokens: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Sorted unique hashes of the word 3-grams of the whole text and of its middle (see
+    `MIN_JOB_TOKENS`), from one pass: the middle's 3-grams are a slice of the whole's before
+    sorting. Built from Python's string hash, cached on the token strings by the frozenset
+    above, so this costs a few vector operations; the values are only compared within one
+    process, never stored."""
+    empty = np.empty(0, dtype=np.int64)
     if not tokens:
-        return np.empty(0, dtype=np.int64)
+        return empty, empty
     hashes = np.fromiter(map(hash, tokens), dtype=np.int64, count=len(tokens))
     if len(hashes) < SHINGLE_SIZE:
-        return hashes[:1] ^ hashes[-1:]
+        return hashes[:1] ^ hashes[-1:], empty
     with np.errstate(over="ignore"):
         combined = hashes[: len(hashes) - 2] * np.int64(0x9E3779B1)
         combined ^= hashes[1 : len(hashes) - 1] * np.int64(0x85EBCA77)
         combined ^= hashes[2:] * np.int64(0xC2B2AE3D)
-    # sort + neighbour comparison: np.unique's hashing path took 10x longer on ~500 values
-    combined.sort()
-    keep = np.empty(len(combined), dtype=bool)
+    size = len(tokens)
+    middle = (
+        _sorted_unique(combined[size // 4 : size - size // 8 - 2].copy())
+        if size >= MIN_JOB_TOKENS
+        else empty
+    )
+    return _sorted_unique(combined), middle
+
+
+def _sorted_unique(values: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Sorted unique values, sorting in place: np.unique's hashing path took 10x longer on
+    ~500 values than a sort and a neighbour comparison."""
+    values.sort()
+    keep = np.empty(len(values), dtype=bool)
     keep[0] = True
-    np.not_equal(combined[1:], combined[:-1], out=keep[1:])
-    return combined[keep]
+    np.not_equal(values[1:], values[:-1], out=keep[1:])
+    return values[keep]
 
 
 MIN_JOB_TOKENS = 60
-"""Ads shorter than this (tokens) get no job-text shingles: a snippet's middle is not where
-an employer puts its intro or outro."""
-
-
-def _job_tokens(tokens: list[str]) -> list[str]:
-    """The middle of an ad (from a quarter of its tokens to an eighth before the end): where
-    the job is described, away from the opening and closing parts that employers and boards
-    rewrite between scrapes (intro, "about us", how to apply). By position, not by
-    `indexer.sections.split_units`, which would cost 0.73 ms per ad on NHS ads (1,000 ads
-    measured) against about nothing here; the index sketch already compares the units the
-    section rules call job-specific."""
-    size = len(tokens)
-    return tokens[size // 4 : size - size // 8] if size >= MIN_JOB_TOKENS else []
+"""Ads shorter than this (tokens) get no middle: a snippet's middle is not where an employer
+puts its intro or outro. The middle runs from a quarter of the tokens to an eighth before the
+end: where the job is described, away from the opening and closing parts that employers and
+boards rewrite between scrapes (intro, "about us", how to apply). By position, not by
+`indexer.sections.split_units`, which would cost 0.73 ms per ad on NHS ads (1,000 ads
+measured) against about nothing here; the index sketch already compares the units the
+section rules call job-specific."""
 
 
 def _text(document: Mapping[str, Any], key: str) -> str:
