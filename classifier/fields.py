@@ -313,7 +313,10 @@ class _PhraseTable:
 @cache
 def _tables() -> tuple[_PhraseTable, _PhraseTable]:
     """(title table, description table), built on first use (not at import time)."""
-    return _table(lx.TITLE_CONTRACT), _table(lx.DESCRIPTION_CONTRACT)
+    return (
+        _table(lx.with_eures_terms(lx.TITLE_CONTRACT)),
+        _table(lx.with_eures_terms(lx.DESCRIPTION_CONTRACT)),
+    )
 
 
 def _table(table: Mapping[str, tuple[str, ...]]) -> _PhraseTable:

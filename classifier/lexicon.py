@@ -54,6 +54,40 @@ only in the role are caught by the title-token features instead. "medior" (Dutch
 junior and senior) is its own level; "mid" and "intermediate" are not read, as NHS titles use
 them for places ("Mid Essex") and services ("Intermediate Care")."""
 
+EURES_TERMS: dict[str, tuple[str, ...]] = {
+    "permanent": (
+        "na czas nieokreslony", "contrato sem termo", "sem termo", "perioada nedeterminata",
+        "hatarozatlan ideju", "na neodređeno", "beztermina", "neterminuota", "tahtajatu",
+        "αοριστου χρονου", "безсрочен договор", "безсрочен", "indefinido", "tempo indeterminato",
+    ),
+    "fixed": (
+        "na czas okreslony", "contrato a termo", "termo certo", "perioada determinata",
+        "hatarozott ideju", "na određeno", "uz noteiktu laiku", "terminuota", "tahtajaline",
+        "ορισμενου χρονου", "срочен договор", "срочен", "tempo determinato",
+    ),
+    "full": (
+        "pełny etat", "pełen etat", "pełnym etacie", "tempo inteiro", "tempo integral",
+        "norma intreaga", "teljes munkaido", "puno radno vrijeme", "pilna slodze", "pilnu etatu",
+        "pilnas etatas", "taistooaeg", "taiskoormus", "πληρησ απασχοληση", "пълен работен ден",
+        "jornada completa", "tiempo completo", "tempo pieno",
+    ),
+    "part": (
+        "niepełny etat", "pol etatu", "tempo parcial", "norma partiala", "reszmunkaido",
+        "nepuno radno vrijeme", "nepilna slodze", "nepilnu etatu", "osaline tooaeg", "osakoormus",
+        "μερικη απασχοληση", "непълен работен ден", "media jornada", "tiempo parcial",
+        "tempo parziale",
+    ),
+}  # fmt: skip
+"""Permanent, fixed-term, full- and part-time phrases of the EURES languages, Spanish and
+Italian (cleaned: accents folded, "ł" and "đ" kept), read in titles and texts alike: they are
+specific enough for running text. Title keys drop them too (`indexer.key_patterns`)."""
+
+
+def with_eures_terms(table: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """A marker table with `EURES_TERMS` added to its markers."""
+    return {marker: phrases + EURES_TERMS.get(marker, ()) for marker, phrases in table.items()}
+
+
 TITLE_CONTRACT: dict[str, tuple[str, ...]] = {
     "bank": ("bank", "staff bank", "nhsp"),
     "locum": ("locum", "vacataire"),
@@ -66,20 +100,6 @@ TITLE_CONTRACT: dict[str, tuple[str, ...]] = {
         "festanstellung",
         "vast",
         "vaste aanstelling",
-        "na czas nieokreslony",
-        "contrato sem termo",
-        "sem termo",
-        "perioada nedeterminata",
-        "hatarozatlan ideju",
-        "na neodređeno",
-        "beztermina",
-        "neterminuota",
-        "tahtajatu",
-        "αοριστου χρονου",
-        "безсрочен договор",
-        "безсрочен",
-        "indefinido",
-        "tempo indeterminato",
     ),
     "fixed": (
         "fixed term",
@@ -99,19 +119,6 @@ TITLE_CONTRACT: dict[str, tuple[str, ...]] = {
         "# mois",
         "# monate",
         "# maanden",
-        "na czas okreslony",
-        "contrato a termo",
-        "termo certo",
-        "perioada determinata",
-        "hatarozott ideju",
-        "na određeno",
-        "uz noteiktu laiku",
-        "terminuota",
-        "tahtajaline",
-        "ορισμενου χρονου",
-        "срочен договор",
-        "срочен",
-        "tempo determinato",
     ),
     "part": (
         "part time",
@@ -122,21 +129,6 @@ TITLE_CONTRACT: dict[str, tuple[str, ...]] = {
         "mi temps",
         "minijob",
         "halbtags",
-        "niepełny etat",
-        "pol etatu",
-        "tempo parcial",
-        "norma partiala",
-        "reszmunkaido",
-        "nepuno radno vrijeme",
-        "nepilna slodze",
-        "nepilnu etatu",
-        "osaline tooaeg",
-        "osakoormus",
-        "μερικη απασχοληση",
-        "непълен работен ден",
-        "media jornada",
-        "tiempo parcial",
-        "tempo parziale",
     ),
     "full": (
         "full time",
@@ -146,24 +138,6 @@ TITLE_CONTRACT: dict[str, tuple[str, ...]] = {
         "temps complet",
         "plein temps",
         "voltijd",
-        "pełny etat",
-        "pełen etat",
-        "pełnym etacie",
-        "tempo inteiro",
-        "tempo integral",
-        "norma intreaga",
-        "teljes munkaido",
-        "puno radno vrijeme",
-        "pilna slodze",
-        "pilnu etatu",
-        "pilnas etatas",
-        "taistooaeg",
-        "taiskoormus",
-        "πληρησ απασχοληση",
-        "пълен работен ден",
-        "jornada completa",
-        "tiempo completo",
-        "tempo pieno",
     ),
     "freelance": (
         "freelance",
@@ -178,8 +152,8 @@ TITLE_CONTRACT: dict[str, tuple[str, ...]] = {
     "night": ("night", "nights", "nachtdienst", "nuit", "nacht"),
     "day": ("days", "days only", "day shift", "day shifts", "tagdienst"),
 }
-"""Contract and shift markers in a title: canonical name → phrases (EN, FR, DE, NL, and
-permanent, fixed-term, full- and part-time in the EURES languages, ES and IT)."""
+"""Contract and shift markers in a title: canonical name → phrases (EN, FR, DE, NL; the
+EURES languages come from `EURES_TERMS`)."""
 
 DESCRIPTION_CONTRACT: dict[str, tuple[str, ...]] = {
     "bank": (
@@ -214,20 +188,6 @@ DESCRIPTION_CONTRACT: dict[str, tuple[str, ...]] = {
         "vast contract",
         "vaste aanstelling",
         "vast dienstverband",
-        "na czas nieokreslony",
-        "contrato sem termo",
-        "sem termo",
-        "perioada nedeterminata",
-        "hatarozatlan ideju",
-        "na neodređeno",
-        "beztermina",
-        "neterminuota",
-        "tahtajatu",
-        "αοριστου χρονου",
-        "безсрочен договор",
-        "безсрочен",
-        "indefinido",
-        "tempo indeterminato",
     ),
     "fixed": (
         "fixed term",
@@ -259,19 +219,6 @@ DESCRIPTION_CONTRACT: dict[str, tuple[str, ...]] = {
         "cdd de # mois",
         "contrat de # mois",
         "mission de # mois",
-        "na czas okreslony",
-        "contrato a termo",
-        "termo certo",
-        "perioada determinata",
-        "hatarozott ideju",
-        "na određeno",
-        "uz noteiktu laiku",
-        "terminuota",
-        "tahtajaline",
-        "ορισμενου χρονου",
-        "срочен договор",
-        "срочен",
-        "tempo determinato",
     ),
     "part": (
         "part time",
@@ -280,21 +227,6 @@ DESCRIPTION_CONTRACT: dict[str, tuple[str, ...]] = {
         "temps partiel",
         "deeltijd",
         "mi temps",
-        "niepełny etat",
-        "pol etatu",
-        "tempo parcial",
-        "norma partiala",
-        "reszmunkaido",
-        "nepuno radno vrijeme",
-        "nepilna slodze",
-        "nepilnu etatu",
-        "osaline tooaeg",
-        "osakoormus",
-        "μερικη απασχοληση",
-        "непълен работен ден",
-        "media jornada",
-        "tiempo parcial",
-        "tempo parziale",
     ),
     "full": (
         "full time",
@@ -303,24 +235,6 @@ DESCRIPTION_CONTRACT: dict[str, tuple[str, ...]] = {
         "temps plein",
         "temps complet",
         "voltijd",
-        "pełny etat",
-        "pełen etat",
-        "pełnym etacie",
-        "tempo inteiro",
-        "tempo integral",
-        "norma intreaga",
-        "teljes munkaido",
-        "puno radno vrijeme",
-        "pilna slodze",
-        "pilnu etatu",
-        "pilnas etatas",
-        "taistooaeg",
-        "taiskoormus",
-        "πληρησ απασχοληση",
-        "пълен работен ден",
-        "jornada completa",
-        "tiempo completo",
-        "tempo pieno",
     ),
     "freelance": ("freelance", "freiberuflich", "freiberufliche", "zzp"),
 }
