@@ -101,10 +101,18 @@ def distance_km(a: Place | None, b: Place | None) -> float | None:
 _LOCK = threading.Lock()
 
 
+_BUILT: list[Index] = []
+
+
 def index() -> Index:
-    """The place index, built once per process on first use."""
+    """The place index, built once per process on first use. Read without the lock once
+    built: a resolve asks for it about 70 times."""
+    if _BUILT:
+        return _BUILT[0]
     with _LOCK:  # two first calls in the service's thread pool must not build it twice
-        return _index()
+        if not _BUILT:
+            _BUILT.append(_index())
+        return _BUILT[0]
 
 
 @cache
@@ -187,6 +195,8 @@ def _population(key: str) -> int:
 
 def _named(name: str) -> list[Place]:
     """Every place indexed under a normalised name."""
+    if not name:  # a part that was only numbers or "cedex": every big town is filed under ""
+        return []
     ids = index().names.get(name, ())
     return [_place(ids)] if isinstance(ids, int) else [_place(i) for i in ids]
 
