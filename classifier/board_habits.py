@@ -18,6 +18,7 @@ import re
 from classifier import gazetteer
 from classifier.fields import description_markers
 from classifier.variants import BOILERPLATE, Context, Posting, paragraphs, town
+from indexer.text import fold_accents
 
 CONTRACT_DECORATIONS: dict[str, dict[str, tuple[str, ...]]] = {
     "full": {
@@ -112,7 +113,7 @@ def contract_in_title(posting: Posting, rng: random.Random, ctx: Context) -> Pos
 def seniority_in_title(posting: Posting, rng: random.Random, ctx: Context) -> Posting:
     """A seniority word the text already uses ("senior", "confirmé") added to the title."""
     text = str(posting.get("description", "")).lower()
-    found = [w for w in SENIORITY_FORMS if re.search(rf"\b{w}", _fold(text))]
+    found = [w for w in SENIORITY_FORMS if re.search(rf"\b{w}", fold_accents(text))]
     if not found:
         return contract_in_title(posting, rng, ctx)
     prefix, suffix = SENIORITY_FORMS[rng.choice(found)]
@@ -234,7 +235,3 @@ def _enclosing_names(location: str) -> list[str]:
         return []
     keys = [k for k in (place.admin2, place.admin1) if k]
     return [k.rsplit("/", 1)[-1].title() for k in keys]
-
-
-def _fold(text: str) -> str:
-    return text.replace("é", "e").replace("è", "e")
