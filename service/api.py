@@ -6,9 +6,6 @@ synchronous and thread-safe.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -16,19 +13,17 @@ from datetime import datetime
 from time import perf_counter
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Query, Request, Response
-from pydantic import ValidationError
+from fastapi import Depends, FastAPI, Query, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from indexer.store import ClusterFilter, ClusterInfo, StoreError
 from indexer.text import normalise_company
+from service.bodies import batch_body, decode_cursor, encode_cursor
 from service.decisions import Decision
 from service.errors import (
     ApiError,
     BodyLimit,
     install_error_handlers,
-    parse_json_lines,
-    validation_details,
 )
 from service.factory import build_deduplicator
 from service.metrics import Metrics
@@ -52,7 +47,6 @@ from service.settings import Settings
 
 logger = logging.getLogger(__name__)
 
-_NDJSON_TYPES = {"application/x-ndjson", "application/ndjson", "application/jsonl"}
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorOut} for code in (404, 413, 415, 422, 503)
 }
@@ -93,78 +87,6 @@ def _result(decision: Decision) -> DedupResult:
 
 def _cluster_out(info: ClusterInfo) -> ClusterOut:
     return ClusterOut.model_validate(info, from_attributes=True)
-
-
-def _encode_cursor(after: str) -> str:
-    return base64.urlsafe_b64encode(after.encode("utf-8")).decode("ascii")
-
-
-def _decode_cursor(cursor: str) -> str:
-    # validate=True: the lenient decoder drops characters outside the alphabet, so a garbled
-    # cursor such as "!!!!" decoded to "" and silently restarted the listing from the top.
-    try:
-        after = base64.b64decode(cursor.encode("ascii"), altchars=b"-_", validate=True)
-        decoded = after.decode("utf-8")
-    except (binascii.Error, UnicodeError, ValueError) as exc:
-        raise ApiError(
-            422, "validation_error", "invalid cursor", [{"field": "cursor", "reason": "invalid"}]
-        ) from exc
-    if not decoded:
-        raise ApiError(
-            422, "validation_error", "invalid cursor", [{"field": "cursor", "reason": "empty"}]
-        )
-    return decoded
-
-
-async def _batch_body(request: Request) -> list[Posting]:
-    """Parse a batch: a JSON array, or NDJSON with Content-Type application/x-ndjson.
-
-    Every item is validated before anything is processed, so one bad item rejects the whole
-    batch (422 naming `[index].field`) and nothing is stored.
-    """
-    body = await request.body()
-    media = request.headers.get("content-type", "application/json").split(";")[0].strip()
-    try:
-        if media.lower() in _NDJSON_TYPES:
-            items = parse_json_lines(body)
-        elif media.lower() == "application/json":
-            items = json.loads(body)
-            if not isinstance(items, list):
-                raise ApiError(
-                    422,
-                    "validation_error",
-                    "a JSON batch must be an array of postings",
-                    [{"field": "body", "reason": "expected an array"}],
-                )
-        else:
-            raise ApiError(
-                415,
-                "unsupported_media_type",
-                "send application/json (an array) or application/x-ndjson (one per line)",
-            )
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ApiError(
-            422,
-            "validation_error",
-            "body is not valid JSON",
-            [{"field": "body", "reason": str(exc)}],
-        ) from exc
-    if len(items) > MAX_BATCH:
-        raise ApiError(413, "batch_too_large", f"a batch holds at most {MAX_BATCH} postings")
-    if not items:
-        raise ApiError(
-            422, "validation_error", "empty batch", [{"field": "body", "reason": "empty"}]
-        )
-    postings: list[Posting] = []
-    details: list[dict[str, Any]] = []
-    for index, item in enumerate(items):
-        try:
-            postings.append(Posting.model_validate(item))
-        except ValidationError as exc:
-            details.extend(validation_details(exc.errors(), prefix=f"[{index}]"))
-    if details:
-        raise ApiError(422, "validation_error", "invalid postings in batch", details)
-    return postings
 
 
 def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> FastAPI:
@@ -262,7 +184,7 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
         },
     )
     def dedup_batch(
-        postings: Annotated[list[Posting], Depends(_batch_body)], dry_run: bool = False
+        postings: Annotated[list[Posting], Depends(batch_body)], dry_run: bool = False
     ) -> list[DedupResult]:
         """Up to 1,000 postings, answered in order as if posted one by one. The batch is one
         transaction: if the index fails part-way, nothing of it is stored (503)."""
@@ -321,13 +243,13 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
             since=since,
             until=until,
         )
-        after = _decode_cursor(cursor) if cursor else None
+        after = decode_cursor(cursor) if cursor else None
         page = dedup.clusters(filters, after, limit)
         return ClusterPageOut(
             clusters=[
                 ClusterSummaryOut.model_validate(c, from_attributes=True) for c in page.clusters
             ],
-            next_cursor=_encode_cursor(page.next_after) if page.next_after else None,
+            next_cursor=encode_cursor(page.next_after) if page.next_after else None,
         )
 
     @app.get("/health", tags=["ops"])
