@@ -18,6 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from indexer.store import ClusterFilter, ClusterInfo, StoreError
 from indexer.text import normalise_company
+from service.auth import RequireApiKey, check_exposure, document_security, key_ring
 from service.bodies import batch_body, decode_cursor, encode_cursor
 from service.decisions import Decision
 from service.errors import (
@@ -90,7 +91,10 @@ def _cluster_out(info: ClusterInfo) -> ClusterOut:
 
 
 def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> FastAPI:
-    """Build the app: open the store (fails fast on an incompatible index), wire the routes."""
+    """Build the app: check the exposure (no keys on a public address is refused), open the
+    store (fails fast on an incompatible index), wire the routes."""
+    keys = key_ring(settings.api_keys, settings.api_keys_file)
+    check_exposure(settings.host, keys, settings.auth)
     dedup = deduplicator or build_deduplicator(settings)
     scorer = dedup.scorer
     metrics = Metrics(dedup.store.stats, scorer.name, scorer.version)
@@ -286,5 +290,9 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
         default_limit=settings.max_body_bytes,
         limits={"/dedup/batch": settings.max_batch_bytes},
     )
+    if keys.enabled and settings.auth != "off":
+        # Outside BodyLimit: an anonymous caller is refused before any body is buffered.
+        app.add_middleware(RequireApiKey, keys=keys, routes=app)
+    document_security(app)
     app.add_middleware(RequestMetrics, metrics=metrics)
     return app

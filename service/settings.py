@@ -51,6 +51,13 @@ class Settings(BaseSettings):
     max_batch_bytes: int = Field(default=64_000_000, ge=1024)
     log_level: str = "INFO"
 
+    # API keys (service/auth.py): comma-separated SCOPE:KEY, and/or a file of such lines.
+    # `auto`: keys required when configured; without keys, only a loopback bind may serve.
+    # `on`: keys required (start-up fails without any). `off`: anyone is answered, anywhere.
+    api_keys: str | None = Field(default=None, repr=False)
+    api_keys_file: Path | None = None
+    auth: Literal["auto", "on", "off"] = "auto"
+
     @field_validator("rows")
     @classmethod
     def _bands_fit_sketch(cls, rows: int, info: ValidationInfo) -> int:

@@ -53,6 +53,7 @@ def test_compose_file_is_valid_and_wires_the_service_to_elasticsearch_8() -> Non
     assert "condition: service_healthy" in config  # the service waits for it
     assert "JOBDEDUP_BACKEND: elasticsearch" in config
     assert "JOBDEDUP_SEARCH_URL: http://elasticsearch:9200" in config
+    assert "JOBDEDUP_API_KEYS:" in config  # keys passed through: the 0.0.0.0 bind needs them
     assert re.search(r"jobdedup-data:/data:rw", config)
     assert re.search(r"/models:ro", config)
 
