@@ -269,6 +269,33 @@ def _district(town_name: str, number: int) -> Place | None:
                  town.admin2, lat, lon, town.within | {town.key})  # fmt: skip
 
 
+_TAILS_LOCK = threading.Lock()
+
+
+@cache
+def _name_tails() -> dict[str, tuple[str, ...]]:
+    """The last 2+ words of every indexed name of 3+ words → those names, built once: a part
+    such as "Tunbridge Wells" that is the tail of a longer official name ("Royal Tunbridge
+    Wells") must find that name before a shorter subspan ("Wells", another town)."""
+    tails: dict[str, list[str]] = {}
+    for name in index().names:
+        words = name.split()
+        for start in range(1, len(words) - 1):
+            tails.setdefault(" ".join(words[start:]), []).append(name)
+    return {tail: tuple(names) for tail, names in tails.items()}
+
+
+def _longer_names(part: str, countries: set[str]) -> list[Place]:
+    """Places whose name ends with the whole of `part` (2+ words), in a hinted or preferred
+    country."""
+    if len(part.split()) < 2:
+        return []
+    with _TAILS_LOCK:  # built once; two first calls must not build it twice
+        tails = _name_tails()
+    wanted = countries or {"FR", "GB"} | _EURES
+    return [p for name in tails.get(part, ()) for p in _named(name) if p.country in wanted]
+
+
 def _subspans(part: str, countries: set[str]) -> list[Place]:
     """Last resort for "Bluebird Lodge, Ipswich"-like parts that name a site: the rightmost,
     longest run of words (up to 4) that is a place of a hinted or preferred country."""
@@ -324,7 +351,7 @@ def _resolve(location: str) -> Place | None:
         countries.add("FR")
     if not named:
         for part in reversed(parts):
-            if found := _subspans(part, countries):
+            if found := _longer_names(part, countries) or _subspans(part, countries):
                 groups.append(found)
                 break
     if leftover and leftover in ix.names:

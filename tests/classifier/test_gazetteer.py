@@ -165,3 +165,11 @@ def test_a_town_without_county_gets_the_county_of_its_exact_name() -> None:
 )
 def test_norm_transliterates_folds_and_abbreviates(text: str, normalised: str) -> None:
     assert norm(text) == normalised
+
+
+def test_a_short_form_of_a_longer_town_name_is_that_town_not_its_last_word() -> None:
+    # "Tunbridge Wells" is how ads name Royal Tunbridge Wells (Kent); Wells is in Somerset.
+    short = resolve("Tunbridge Wells")
+    assert short is not None and short.name == "Royal Tunbridge Wells"
+    assert relation(short, resolve("Royal Tunbridge Wells, Kent")) == "same"
+    assert relation(short, resolve("Wells, Somerset")) == "different"
