@@ -11,7 +11,9 @@ How the port's promises are kept on an engine whose searches lag writes by a ref
 - **Serialised read-decide-write across instances**: `writer()` holds the cluster-wide
   writer lease (`indexer.elastic_lease`) around the cycle, after a per-instance lock that
   queues this process's threads. A near-duplicate sent to another instance therefore runs
-  its candidate search after the original's write is searchable.
+  its candidate search after the original's write is searchable. Waiting for the lock and
+  the lease together ends at `lease_wait_s` (default: the client's timeout) with
+  `StoreUnavailable`: a frozen engine gives 503s after the timeout, not a growing queue.
 - **Nothing half-written**: each flush is journaled in the lease before its bulk, and a
   journal left by a failed bulk is replayed by the next writer before it reads.
 - **batch()**: holds the lease for the whole block and keeps the block's writes in memory
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -56,7 +59,7 @@ from indexer.elastic_docs import (
     feedback_source,
     posting_from_source,
 )
-from indexer.elastic_lease import TTL_S, WAIT_S, WriterLease
+from indexer.elastic_lease import TTL_S, WriterLease
 from indexer.elastic_plan import (
     Workspace,
     overlay_matches,
@@ -64,7 +67,7 @@ from indexer.elastic_plan import (
     unit_key,
     without_documents,
 )
-from indexer.elastic_setup import META_ID, EngineFetcher, open_indices
+from indexer.elastic_setup import META_ID, EngineFetcher, check_writable, open_indices
 from indexer.minhash import SketchParams
 from indexer.store import (
     Assignment,
@@ -85,6 +88,7 @@ logger = logging.getLogger(__name__)
 
 PAGE = 1000  # postings per iter_assignments page
 MAX_BATCH_POSTINGS = 4096  # a batch holding more pending postings is flushed early (memory)
+PING_S = 3.0  # readiness answers within this (or the client's timeout, if shorter)
 
 
 class ElasticStore:
@@ -98,7 +102,7 @@ class ElasticStore:
         refresh: str = "true",
         create: bool = True,
         lease_ttl_s: float = TTL_S,
-        lease_wait_s: float = WAIT_S,
+        lease_wait_s: float | None = None,
     ) -> None:
         if refresh not in ("true", "wait_for"):
             raise ValueError(f"refresh must be 'true' or 'wait_for', not {refresh!r}")
@@ -107,10 +111,9 @@ class ElasticStore:
         self._names = index_names(prefix)
         self._refresh = refresh
         self._fetcher = EngineFetcher(client, self._names.postings, self._names.clusters)
-        self._lease = WriterLease(
-            client, self._names.clusters, self._replay, ttl_s=lease_ttl_s, wait_s=lease_wait_s
-        )
-        self._lock = threading.RLock()
+        self._lease = WriterLease(client, self._names.clusters, self._replay, ttl_s=lease_ttl_s)
+        self._wait_s = client.timeout if lease_wait_s is None else lease_wait_s
+        self._lock = threading.Lock()
         self._depth = 0  # writer() nesting of the thread holding _lock
         self._holder: int | None = None  # that thread's id
         self._workspace: Workspace | None = None  # the open batch's pending writes
@@ -141,50 +144,71 @@ class ElasticStore:
             raise StoreUnavailable(f"index store {self._names.prefix} is closed")
 
     def ping(self) -> None:
-        """Raise unless the engine answers a real-time GET of this index's meta document."""
+        """Raise `StoreUnavailable` (with the reason) unless the engine answers a real-time
+        GET of this index's meta document and would accept writes: no block on our indices
+        or the cluster (read-only after the disk watermark, a write block), every primary
+        shard of our indices assigned (health not red), a master elected."""
         self._check_open()
-        if self._client.get(self._names.clusters, META_ID) is None:
-            raise StoreError(f"index {self._names.prefix} has no meta document")
+        with self._client.until(time.monotonic() + min(PING_S, self._client.timeout)):
+            if self._client.get(self._names.clusters, META_ID) is None:
+                raise StoreError(f"index {self._names.prefix} has no meta document")
+            check_writable(self._client, self._names)
 
     def close(self) -> None:
         """Close the client's connections; the store is unusable afterwards."""
         self._closed = True
+        self._lease.close()
         self._client.transport.close()
 
     # -- writer lease and batches ---------------------------------------------------------
 
     @contextmanager
     def writer(self) -> Iterator[None]:
-        """Hold the cluster-wide writer lease (re-entrant within the holding thread)."""
-        with self._lock:
-            if self._depth:
-                self._depth += 1
-                try:
-                    yield
-                finally:
-                    self._depth -= 1
-                return
-            self._check_open()
-            self._lease.acquire()
-            self._depth, self._holder, self._broken = 1, threading.get_ident(), False
-            failed = True
+        """Hold the cluster-wide writer lease (re-entrant within the holding thread). The
+        lock and the lease are both waited for within `lease_wait_s`, else StoreUnavailable."""
+        if self._mine():
+            self._depth += 1
             try:
                 yield
-                failed = False
+            finally:
+                self._depth -= 1
+            return
+        deadline = time.monotonic() + self._wait_s
+        if not self._lock.acquire(timeout=self._wait_s):
+            raise StoreUnavailable(
+                f"another request of this instance held the writer for {self._wait_s} s"
+            )
+        try:
+            self._check_open()
+            with self._client.until(deadline):
+                self._lease.acquire()
+            self._depth, self._holder, self._broken = 1, threading.get_ident(), False
+            error: BaseException | None = None
+            try:
+                yield
+            except BaseException as exc:
+                error = exc
+                raise
             finally:
                 self._depth, self._holder = 0, None
-                self._let_go(failed)
+                self._let_go(error)
+        finally:
+            self._lock.release()
 
-    def _let_go(self, failed: bool) -> None:
-        if self._broken:
-            self._lease.forget()  # its journal must survive until replayed
+    def _let_go(self, error: BaseException | None) -> None:
+        if self._broken or isinstance(error, StoreUnavailable):
+            # A journal that must survive until replayed, or an engine that does not answer
+            # (a release would wait once more for nothing): left for this instance's next
+            # writer to take over at once, for the others to take over after the TTL.
+            self._lease.forget()
             return
         try:
             self._lease.release()
-        except StoreError:
-            if not failed:
-                raise
-            self._lease.forget()  # do not mask the error that ended the cycle
+        except StoreError as exc:
+            # The cycle's writes are done (or it failed for another reason): answer that,
+            # and leave the lease to be taken over as above.
+            logger.warning("could not release the writer lease: %s", exc)
+            self._lease.forget()
 
     @contextmanager
     def batch(self) -> Iterator[None]:

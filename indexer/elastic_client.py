@@ -5,7 +5,13 @@ official client (`elasticsearch` for Elasticsearch 8/9, `opensearch-py` for Open
 with the client's own errors translated at this boundary. `EngineClient` builds every
 operation the store needs on top of it, once, so both engines get identical requests; it
 retries 429s (the engine shedding load) with exponential backoff, for whole requests and
-for the items of a bulk, and raises only `StoreUnavailable` or `StoreError`.
+for the items of a bulk, and raises only `StoreUnavailable` or `StoreError`
+(`indexer.elastic_errors` decides which).
+
+Time: every request is bounded by the transport's `timeout` (JOBDEDUP_SEARCH_TIMEOUT), and
+by the deadline of the enclosing `until()` block when there is one (the writer lock and
+lease waits): retries (a 429, a dropped connection) happen inside that budget, never on top
+of it, so a caller gets its answer or a `StoreUnavailable` within the timeout.
 """
 
 from __future__ import annotations
@@ -13,11 +19,14 @@ from __future__ import annotations
 import json
 import logging
 import random
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, Protocol
 from urllib.parse import quote
 
+from indexer.elastic_errors import is_blocked, is_transient
 from indexer.store import StoreError, StoreUnavailable
 
 logger = logging.getLogger(__name__)
@@ -25,7 +34,8 @@ logger = logging.getLogger(__name__)
 RETRIES_ON_429 = 6  # waits of 0.05, 0.1, ... 1.6 s: about 3 s in all before giving up
 BACKOFF_S = 0.05
 BULK_BYTES = 8 * 1024 * 1024  # per bulk request: far below http.max_content_length (100 MB)
-TRANSIENT = frozenset({429, 502, 503, 504})
+FAST_FAILURE_S = 1.0  # a connection failure quicker than this (a stale keep-alive) is retried
+ENGINE_SHARE = 0.8  # engine-side wait for an unavailable shard: this share of the budget
 
 Operation = tuple[dict[str, Any], dict[str, Any] | None]
 """One bulk operation: the action line ({"index": {"_index", "_id"}}) and its source, if any."""
@@ -40,17 +50,24 @@ class EngineError(Exception):
         self.body = body
 
     @property
+    def error(self) -> Any:
+        """The answer's `error` object (or string), None if the body has none."""
+        return self.body.get("error") if isinstance(self.body, dict) else None
+
+    @property
     def reason(self) -> str:
         """The engine's error type (e.g. "resource_already_exists_exception"), or ""."""
-        error = self.body.get("error") if isinstance(self.body, dict) else None
+        error = self.error
         return str(error.get("type", "")) if isinstance(error, dict) else ""
 
 
 class Transport(Protocol):
     """One REST call through an engine's client; raises `EngineError` for HTTP errors and
-    `StoreUnavailable` when the engine cannot be reached or does not answer in time."""
+    `StoreUnavailable` when the engine cannot be reached or does not answer in time.
+    `timeout` (seconds) is the most any call may take; `request(timeout=...)` asks less."""
 
     engine: str
+    timeout: float
 
     def request(
         self,
@@ -59,6 +76,7 @@ class Transport(Protocol):
         params: Mapping[str, str] | None = None,
         body: Any = None,
         ndjson: bool = False,
+        timeout: float | None = None,
     ) -> Any: ...
 
     def close(self) -> None: ...
@@ -80,6 +98,61 @@ class EngineClient:
     def __init__(self, transport: Transport) -> None:
         self.transport = transport
         self.engine = transport.engine
+        self.timeout = transport.timeout
+        self._local = threading.local()  # .deadline: monotonic time of the until() block
+
+    # -- time -----------------------------------------------------------------------------
+
+    @contextmanager
+    def until(self, deadline: float) -> Iterator[None]:
+        """Within the block, this thread's requests end by `deadline` (time.monotonic());
+        nested blocks only shorten it."""
+        outer: float | None = getattr(self._local, "deadline", None)
+        self._local.deadline = deadline if outer is None else min(outer, deadline)
+        try:
+            yield
+        finally:
+            self._local.deadline = outer
+
+    def deadline(self) -> float:
+        """When the current request must be answered by: the enclosing `until()` deadline,
+        or one timeout from now."""
+        own = time.monotonic() + self.timeout
+        outer: float | None = getattr(self._local, "deadline", None)
+        return own if outer is None else min(outer, own)
+
+    def _budget(self, deadline: float, what: str) -> float:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise StoreUnavailable(
+                f"{self.engine}: {what}: no time left (timeout {self.timeout} s)"
+            )
+        return left
+
+    def send(
+        self,
+        method: str,
+        path: str,
+        params: Mapping[str, str] | None = None,
+        body: Any = None,
+        *,
+        ndjson: bool = False,
+        what: str,
+        deadline: float | None = None,
+    ) -> Any:
+        """One request within the deadline (default: `deadline()`); a connection failure that
+        came back at once (a keep-alive connection the engine closed) is retried once.
+        Raises `EngineError` for HTTP errors, `StoreUnavailable` when out of time."""
+        deadline = self.deadline() if deadline is None else deadline
+        for attempt in range(2):
+            started = time.monotonic()
+            timeout = self._budget(deadline, what)
+            try:
+                return self.transport.request(method, path, params, body, ndjson, timeout)
+            except StoreUnavailable:
+                if attempt or time.monotonic() - started > FAST_FAILURE_S:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def call(
         self,
@@ -91,24 +164,43 @@ class EngineClient:
         ndjson: bool = False,
         what: str,
     ) -> Any:
-        """One request; a 429 is retried with exponential backoff and jitter."""
+        """One request; a 429 is retried with exponential backoff and jitter, as long as
+        the pause still ends before the deadline."""
+        deadline = self.deadline()
         for attempt in range(RETRIES_ON_429 + 1):
             try:
-                return self.transport.request(method, path, params, body, ndjson)
+                return self.send(
+                    method, path, params, body, ndjson=ndjson, what=what, deadline=deadline
+                )
             except EngineError as exc:
-                if exc.status == 429 and attempt < RETRIES_ON_429:
-                    time.sleep(BACKOFF_S * 2**attempt * (1 + random.random() / 2))
+                pause = BACKOFF_S * 2**attempt * (1 + random.random() / 2)
+                if (
+                    exc.status == 429
+                    and attempt < RETRIES_ON_429
+                    and not is_blocked(exc.error)
+                    and time.monotonic() + pause < deadline
+                ):
+                    time.sleep(pause)
                     continue
                 raise self.translate(exc, what) from exc
         raise AssertionError("unreachable")  # pragma: no cover
 
     def translate(self, exc: EngineError, what: str) -> StoreError:
-        """Transient statuses (overload, gateway) are `StoreUnavailable`; the rest is a bug
-        or a misconfiguration and becomes `StoreError`."""
-        message = f"{self.engine}: {what} failed: {exc}"
-        if exc.status in TRANSIENT:
-            return StoreUnavailable(message)
-        return StoreError(message)
+        """Transient states (overload, gateway, shards recovering, blocks, no master; see
+        `indexer.elastic_errors`) are `StoreUnavailable`; the rest is a bug or a
+        misconfiguration and becomes `StoreError`."""
+        return self._error(exc.status, exc.error, f"{what} failed: {exc}")
+
+    def _error(self, status: int, error: Any, message: str) -> StoreError:
+        text = f"{self.engine}: {message}"
+        return StoreUnavailable(text) if is_transient(status, error) else StoreError(text)
+
+    def write_params(self, **params: str) -> dict[str, str]:
+        """Parameters of a write, with the engine-side wait for an unavailable shard kept
+        inside the client's budget: the engine answers 503 before the client gives up, so
+        no abandoned write lands later, after a retry or another writer."""
+        wait_ms = max(int(self.timeout * ENGINE_SHARE * 1000), 1)
+        return {**params, "timeout": f"{wait_ms}ms"}
 
     # -- single requests ------------------------------------------------------------------
 
@@ -130,7 +222,7 @@ class EngineClient:
     def create_index(self, name: str, body: dict[str, Any]) -> None:
         """Create an index; one already there (another instance won the race) is fine."""
         try:
-            self.transport.request("PUT", f"/{part(name)}", None, body)
+            self.send("PUT", f"/{part(name)}", None, body, what=f"create index {name}")
         except EngineError as exc:
             if exc.reason != "resource_already_exists_exception":
                 raise self.translate(exc, f"create index {name}") from exc
@@ -158,12 +250,18 @@ class EngineClient:
         docs: list[dict[str, Any]] = result["docs"]
         for doc in docs:
             if "error" in doc:
-                raise StoreError(f"{self.engine}: {what} failed: {doc['error']}")
+                # A shard recovering answers 200 with an error per document: no status.
+                raise self._error(500, doc["error"], f"{what} failed: {doc['error']}")
         return docs
 
     def search(self, index: str, body: dict[str, Any]) -> list[dict[str, Any]]:
-        """The hits of a search (each with `_source` and `sort`)."""
-        result = self.call("POST", f"/{part(index)}/_search", body=body, what=f"search {index}")
+        """The hits of a search (each with `_source` and `sort`). A shard that fails makes
+        the search fail (a 503 for an unavailable shard) instead of answering with fewer
+        hits: missing candidates would silently miss duplicates."""
+        params = {"allow_partial_search_results": "false"}
+        result = self.call(
+            "POST", f"/{part(index)}/_search", params, body=body, what=f"search {index}"
+        )
         hits: list[dict[str, Any]] = result["hits"]["hits"]
         return hits
 
@@ -196,9 +294,10 @@ class EngineClient:
 
     def delete_if(self, index: str, doc_id: str, version: tuple[int, int]) -> bool:
         """Delete a document only if it is still at `version`; False if it changed or left."""
-        params = {"if_seq_no": str(version[0]), "if_primary_term": str(version[1])}
+        params = self.write_params(if_seq_no=str(version[0]), if_primary_term=str(version[1]))
+        what = f"delete {index}/{doc_id}"
         try:
-            self.transport.request("DELETE", f"/{part(index)}/_doc/{part(doc_id)}", params)
+            self.send("DELETE", f"/{part(index)}/_doc/{part(doc_id)}", params, what=what)
         except EngineError as exc:
             if exc.status in (404, 409):
                 return False
@@ -208,12 +307,13 @@ class EngineClient:
     def _versioned(
         self, method: str, path: str, params: dict[str, str] | None, source: dict[str, Any]
     ) -> tuple[int, int] | None:
+        what = f"{method} {path}"
         try:
-            result = self.transport.request(method, path, params, source)
+            result = self.send(method, path, self.write_params(**(params or {})), source, what=what)
         except EngineError as exc:
             if exc.status == 409:
                 return None
-            raise self.translate(exc, f"{method} {path}") from exc
+            raise self.translate(exc, what) from exc
         return int(result["_seq_no"]), int(result["_primary_term"])
 
     # -- bulk -----------------------------------------------------------------------------
@@ -233,11 +333,12 @@ class EngineClient:
             self._bulk_chunk(chunk, refresh)
 
     def _bulk_chunk(self, operations: list[list[bytes]], refresh: str) -> None:
+        deadline = self.deadline()
+        params = self.write_params(refresh=refresh)
         for attempt in range(RETRIES_ON_429 + 1):
             body = b"".join(line + b"\n" for op in operations for line in op)
-            result = self.call(
-                "POST", "/_bulk", {"refresh": refresh}, body, ndjson=True, what="bulk write"
-            )
+            with self.until(deadline):
+                result = self.call("POST", "/_bulk", params, body, ndjson=True, what="bulk write")
             if not result.get("errors"):
                 return
             retry: list[list[bytes]] = []
@@ -246,16 +347,20 @@ class EngineClient:
                 status = int(outcome.get("status", 500))
                 if status < 300 or (status == 404 and action in ("delete", "update")):
                     continue
-                if status == 429:
+                error = outcome.get("error")
+                if status == 429 and not is_blocked(error):
                     retry.append(op)
                     continue
-                message = f"{self.engine}: bulk {action} {outcome.get('_id')} failed: {outcome}"
-                raise StoreUnavailable(message) if status in TRANSIENT else StoreError(message)
+                what = f"bulk {action} {outcome.get('_id')}"
+                raise self._error(status, error, f"{what} failed: {outcome}")
             if not retry:
                 return
             operations = retry
             logger.warning("bulk: %d operations refused with 429, retrying", len(retry))
-            time.sleep(BACKOFF_S * 2**attempt * (1 + random.random() / 2))
+            pause = BACKOFF_S * 2**attempt * (1 + random.random() / 2)
+            if time.monotonic() + pause >= deadline:
+                break
+            time.sleep(pause)
         raise StoreUnavailable(f"{self.engine}: bulk write still refused (429) after retries")
 
 

@@ -1,4 +1,5 @@
-"""Opening a search-engine index: templates, aliases, the meta check, and real-time reads by id.
+"""Opening a search-engine index: templates, aliases, the meta check, whether the engine accepts
+writes (readiness), and real-time reads by id.
 
 Kept apart from `indexer.elastic` (the adapter's behaviour) so each module holds one job.
 """
@@ -18,7 +19,7 @@ from indexer.elastic_bodies import (
     postings_mappings,
     state_id,
 )
-from indexer.elastic_client import EngineClient
+from indexer.elastic_client import EngineClient, part
 from indexer.elastic_docs import Source
 from indexer.minhash import SketchParams
 from indexer.store import SCHEMA_VERSION, StoreUnavailable, check_compatible
@@ -52,6 +53,37 @@ def open_indices(
     stored: dict[str, Any] = hit["_source"] if hit else {}
     where = f"{client.engine} index {names.prefix}"
     check_compatible(where, stored.get("schema_version"), stored.get("params", {}), params)
+
+
+def check_writable(client: EngineClient, names: IndexNames) -> None:
+    """Raise `StoreUnavailable` naming the reason unless the engine would accept writes to
+    this store: no write block on the cluster or on the indices behind our aliases (the
+    read-only block the disk flood-stage watermark sets, a block an operator set), and no
+    primary shard of them unassigned (health red; also a master must answer at all)."""
+    indices = f"{part(names.postings)},{part(names.clusters)}"
+    state = client.call(
+        "GET", f"/_cluster/state/blocks/{indices}", {"filter_path": "blocks"}, what="blocks"
+    )
+    blocks = state.get("blocks", {}) if isinstance(state, dict) else {}
+    scopes = [("cluster", blocks.get("global") or {})]
+    scopes += sorted(
+        (f"index {name}", found) for name, found in (blocks.get("indices") or {}).items()
+    )
+    reasons = [
+        f"{scope}: {block.get('description', block_id)}"
+        for scope, found in scopes
+        for block_id, block in sorted(found.items())
+        if "write" in block.get("levels", ())
+    ]
+    if reasons:
+        raise StoreUnavailable(f"{client.engine} rejects writes ({'; '.join(reasons)})")
+    health = client.call("GET", f"/_cluster/health/{indices}", what="cluster health")
+    if health.get("status") == "red":
+        raise StoreUnavailable(
+            f"{client.engine}: indices of {names.prefix} are red "
+            f"({health.get('unassigned_shards')} shards unassigned, "
+            f"{health.get('initializing_shards')} initializing)"
+        )
 
 
 class EngineFetcher:

@@ -1,10 +1,17 @@
 """The two `Transport`s: one REST call through the `elasticsearch` or the `opensearch-py` client.
 
-Each is a few lines on purpose: the client's node pool, timeouts, serialisation and (for
+Each is a few lines on purpose: the client's node pool, serialisation and (for
 Elasticsearch) product check are used as they are; only errors are translated here, so that
 nothing above this module ever sees a client exception. Neither client keeps dead-connection
 state that outlives an outage: `elastic_transport` resurrects its only node when no node is
 alive, and opensearch-py's single-host pool never marks its connection dead.
+
+Neither client retries anything (`max_retries=0`): a retry inside the client would run
+with a fresh timeout each time, multiplying the wait a caller sees; `EngineClient` retries
+within one budget instead. Each request carries its own timeout (what is left of the
+caller's budget). The connection pool holds `POOL_SIZE` connections, more than the
+threads that can call at once (FastAPI's thread pool: 40), so no connection is opened and
+thrown away per request ("Connection pool is full, discarding connection").
 """
 
 from __future__ import annotations
@@ -20,7 +27,8 @@ import opensearchpy
 from indexer.elastic_client import EngineError
 from indexer.store import StoreError, StoreUnavailable
 
-CLIENT_RETRIES = 1  # one immediate retry of a dropped connection; 429s are retried above
+CLIENT_RETRIES = 0  # retried by EngineClient, within the caller's budget
+POOL_SIZE = 64  # connections kept per engine node: above anyio's 40 worker threads
 _REQUEST_LOGGERS = ("elastic_transport.transport", "opensearch")  # one INFO line per request
 
 
@@ -46,8 +54,9 @@ class ElasticsearchTransport:
 
     engine = "elasticsearch"
 
-    def __init__(self, client: elasticsearch.Elasticsearch) -> None:
+    def __init__(self, client: elasticsearch.Elasticsearch, timeout: float) -> None:
         self._client = client
+        self.timeout = timeout
 
     def request(
         self,
@@ -56,9 +65,13 @@ class ElasticsearchTransport:
         params: Mapping[str, str] | None = None,
         body: Any = None,
         ndjson: bool = False,
+        timeout: float | None = None,
     ) -> Any:
+        client = self._client
+        if timeout is not None and timeout < self.timeout:
+            client = client.options(request_timeout=timeout)
         try:
-            response = self._client.perform_request(
+            response = client.perform_request(
                 method, path, params=params, headers=_headers(body, ndjson), body=body
             )
         except elasticsearch.UnsupportedProductError as exc:
@@ -68,7 +81,9 @@ class ElasticsearchTransport:
             ) from exc
         except elasticsearch.ApiError as exc:
             raise EngineError(exc.meta.status, exc.body) from exc
-        except elastic_transport.TransportError as exc:
+        except elastic_transport.SerializationError as exc:  # a bug: retrying will not help
+            raise StoreError(f"elasticsearch: {method} {path}: {exc}") from exc
+        except elastic_transport.TransportError as exc:  # connection failures and timeouts
             raise StoreUnavailable(f"elasticsearch: {method} {path}: {exc}") from exc
         return response.body
 
@@ -81,8 +96,9 @@ class OpenSearchTransport:
 
     engine = "opensearch"
 
-    def __init__(self, client: opensearchpy.OpenSearch) -> None:
+    def __init__(self, client: opensearchpy.OpenSearch, timeout: float) -> None:
         self._client = client
+        self.timeout = timeout
 
     def request(
         self,
@@ -91,10 +107,19 @@ class OpenSearchTransport:
         params: Mapping[str, str] | None = None,
         body: Any = None,
         ndjson: bool = False,
+        timeout: float | None = None,
     ) -> Any:
+        # Always given: without it the client would take a `timeout` query parameter (the
+        # engine-side wait of a write) for its own HTTP timeout.
+        limit = self.timeout if timeout is None else min(timeout, self.timeout)
         try:
             return self._client.transport.perform_request(
-                method, path, params=params, body=body, headers=_headers(body, ndjson)
+                method,
+                path,
+                params=dict(params or {}),
+                body=body,
+                timeout=limit,
+                headers=_headers(body, ndjson),
             )
         except opensearchpy.ConnectionError as exc:  # includes timeouts
             raise StoreUnavailable(f"opensearch: {method} {path}: {exc}") from exc
@@ -103,6 +128,8 @@ class OpenSearchTransport:
             if not isinstance(status, int):
                 raise StoreUnavailable(f"opensearch: {method} {path}: {exc}") from exc
             raise EngineError(status, exc.info) from exc
+        except (opensearchpy.SerializationError, opensearchpy.ImproperlyConfigured) as exc:
+            raise StoreError(f"opensearch: {method} {path}: {exc}") from exc
 
     def close(self) -> None:
         self._client.close()
@@ -123,9 +150,10 @@ def connect_elasticsearch(
         max_retries=CLIENT_RETRIES,
         retry_on_timeout=False,
         retry_on_status=(),
+        connections_per_node=POOL_SIZE,
         **options,
     )
-    return ElasticsearchTransport(client)
+    return ElasticsearchTransport(client, timeout)
 
 
 def connect_opensearch(url: str, timeout: float) -> OpenSearchTransport:
@@ -137,5 +165,6 @@ def connect_opensearch(url: str, timeout: float) -> OpenSearchTransport:
         max_retries=CLIENT_RETRIES,
         retry_on_timeout=False,
         retry_on_status=(),
+        pool_maxsize=POOL_SIZE,
     )
-    return OpenSearchTransport(client)
+    return OpenSearchTransport(client, timeout)

@@ -19,6 +19,7 @@ import pytest
 
 from indexer.elastic import ElasticStore
 from indexer.elastic_client import EngineClient, EngineError, Transport, part
+from indexer.elastic_lease import TTL_S
 from indexer.elastic_transports import connect_elasticsearch, connect_opensearch
 from indexer.minhash import SketchParams
 from indexer.store import IndexStore, StoreError
@@ -73,11 +74,14 @@ def open_store(
     url: str | None = None,
     timeout: float = TIMEOUT_S,
     create: bool = True,
+    lease_ttl_s: float = TTL_S,
 ) -> ElasticStore:
     """An `ElasticStore` on the test engine under `prefix` (created if absent)."""
     client = EngineClient(transport(engine, url or require_engine(), timeout))
     try:
-        return ElasticStore(client, params, prefix, refresh="true", create=create)
+        return ElasticStore(
+            client, params, prefix, refresh="true", create=create, lease_ttl_s=lease_ttl_s
+        )
     except BaseException:
         client.transport.close()
         raise
@@ -155,6 +159,8 @@ def point_factory_at_engine(monkeypatch: pytest.MonkeyPatch, engine: Engine, url
         if settings.backend != "sqlite":
             return build_store(settings, create)
         prefix = prefix_for(settings.data_dir)
-        return open_store(engine, prefix, settings.sketch_params(), url=url, create=create)
+        params = settings.sketch_params()
+        timeout = settings.search_timeout
+        return open_store(engine, prefix, params, url=url, timeout=timeout, create=create)
 
     monkeypatch.setattr(factory, "build_store", engine_store)

@@ -68,13 +68,16 @@ def test_engine_that_hangs_times_out_as_503(
 
 
 class _FailingBulk:
-    """A transport that lets `/_bulk` requests fail: before sending ("lost") or after
-    sending only their first operation ("partial"), as a connection dropped mid-way would."""
+    """A transport that lets one `/_bulk` call fail: before sending ("lost") or after
+    sending only its first operation ("partial"), as a connection dropped mid-way would.
+    `EngineClient` retries a failure that came back at once, so the retry fails too."""
 
     def __init__(self, inner: Transport) -> None:
         self.inner = inner
         self.engine = inner.engine
+        self.timeout = inner.timeout
         self.failure: str | None = None
+        self._retry_fails = False
 
     def request(
         self,
@@ -83,15 +86,19 @@ class _FailingBulk:
         params: Mapping[str, str] | None = None,
         body: Any = None,
         ndjson: bool = False,
+        timeout: float | None = None,
     ) -> Any:
+        if path == "/_bulk" and self._retry_fails:
+            self._retry_fails = False
+            raise StoreUnavailable("connection refused on the retry")
         if path == "/_bulk" and self.failure is not None:
-            failure, self.failure = self.failure, None
+            failure, self.failure, self._retry_fails = self.failure, None, True
             if failure == "partial":
                 lines = bytes(body).split(b"\n")
                 first = b"\n".join(lines[:2]) + b"\n"  # the first operation (a posting)
-                self.inner.request(method, path, params, first, ndjson)
+                self.inner.request(method, path, params, first, ndjson, timeout)
             raise StoreUnavailable("connection dropped during the bulk")
-        return self.inner.request(method, path, params, body, ndjson)
+        return self.inner.request(method, path, params, body, ndjson, timeout)
 
     def close(self) -> None:
         self.inner.close()
