@@ -192,6 +192,20 @@ class Town:
     county: str
 
 
+def is_quarter(a: Town, b: Town, distance: float) -> bool:
+    """Whether one of two towns is a quarter of the other, a city: GeoNames lists sections of
+    cities as towns (Regent's Park in London, La Mulatière by Lyon), and a quarter is inside
+    the city, not a neighbouring town. A quarter holds ≤ 2% of the city's (≥ 100,000)
+    inhabitants and lies within 0.006 · √population km of its centre (4 km for Lyon, 18 km
+    for London); separate communes beside a city are larger (Villeurbanne, Bron)."""
+    city, small = (a, b) if a.population >= b.population else (b, a)
+    return (
+        city.population >= 100_000
+        and small.population <= 0.02 * city.population
+        and distance <= 0.006 * math.sqrt(city.population)
+    )
+
+
 def km(a: Town, lat: float, lon: float) -> float:
     """Great-circle distance (haversine), km."""
     p1, p2 = math.radians(a.lat), math.radians(lat)
@@ -262,12 +276,12 @@ class Gazetteer:
         of work, close enough to share a labour market)."""
         found = []
         for other in self.by_country.get(town.country, []):
-            if other.population < 2000 or fold(other.name) == fold(town.name):
-                continue
+            if other.population < 2000 or fold(town.name) in fold(other.name):
+                continue  # "Paris 13e Arrondissement", "Novi Zagreb": inside the town
             if same_county and other.county != town.county:
                 continue
             distance = km(other, town.lat, town.lon)
-            if 3.0 <= distance <= 40.0:
+            if 3.0 <= distance <= 40.0 and not is_quarter(town, other, distance):
                 found.append((distance, other.name, other))
         return [t for _, _, t in sorted(found, key=lambda x: (x[0], x[1]))]
 

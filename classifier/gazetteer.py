@@ -83,7 +83,37 @@ def relation(a: Place | None, b: Place | None) -> str:
             if outer.unresolved and inner.level in ("town", "district"):
                 return "different" if norm(inner.name) != outer.unresolved else "contains"
             return "contains"
+    if _quarter_of_city(a, b) or _quarter_of_city(b, a):
+        return "contains"
     return "different"
+
+
+CITY_POPULATION = 100_000
+"""A town this large has quarters that GeoNames lists as towns of their own (Intendente in
+Lisbon, Whitechapel in London), and boards name the quarter where aggregators name the city."""
+
+QUARTER_SHARE = 0.02
+"""A quarter holds at most this share of its city's inhabitants: a separate commune beside a
+city is larger (Villeurbanne is 25% of Lyon, Bron 7%, Salford 23% of Manchester)."""
+
+QUARTER_RADIUS = 0.006
+"""A quarter lies within QUARTER_RADIUS * sqrt(city population) km of the city's centre:
+4.3 km for Lisbon or Lyon, 18 km for London; neighbouring towns lie further or are larger."""
+
+
+def _quarter_of_city(city: Place, quarter: Place) -> bool:
+    """Whether town `quarter` is a small place inside the built-up area of the large town
+    `city` of the same county (GeoNames has no feature code here, so size and distance decide;
+    the thresholds keep every neighbouring commune of the robustness bench "different")."""
+    if city.level != "town" or quarter.level != "town" or city.admin2 is None:
+        return False
+    if city.admin2 != quarter.admin2 or city.country != quarter.country:
+        return False
+    big, small = _population(city.key), _population(quarter.key)
+    if big < CITY_POPULATION or small > QUARTER_SHARE * big:
+        return False
+    distance = distance_km(city, quarter)
+    return distance is not None and distance <= QUARTER_RADIUS * math.sqrt(big)
 
 
 def distance_km(a: Place | None, b: Place | None) -> float | None:

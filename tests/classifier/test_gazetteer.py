@@ -173,3 +173,20 @@ def test_a_short_form_of_a_longer_town_name_is_that_town_not_its_last_word() -> 
     assert short is not None and short.name == "Royal Tunbridge Wells"
     assert relation(short, resolve("Royal Tunbridge Wells, Kent")) == "same"
     assert relation(short, resolve("Wells, Somerset")) == "different"
+
+
+@pytest.mark.parametrize(
+    ("quarter", "city"),
+    [("Intendente", "Lisbon"), ("Whitechapel", "London"), ("Tooting", "London")],
+)
+def test_a_quarter_of_a_large_city_is_inside_it(quarter: str, city: str) -> None:
+    assert relation(resolve(quarter), resolve(city)) == "contains"
+    assert relation(resolve(city), resolve(quarter)) == "contains"
+
+
+@pytest.mark.parametrize(
+    ("town", "city"),
+    [("Villeurbanne", "Lyon"), ("Bron", "Lyon"), ("Ecully", "Lyon"), ("Salford", "Manchester")],
+)
+def test_a_neighbouring_commune_of_a_city_stays_another_place(town: str, city: str) -> None:
+    assert relation(resolve(town), resolve(city)) == "different"
