@@ -21,30 +21,84 @@ NORMALISER_VERSION = 3
 index. 2: multilingual title, company and location keys. 3: contract and schedule words of
 the EURES languages, Spanish and Italian left out of title keys."""
 
+# Every pattern below is linear on any input: a match attempt starts only at "<" and stops at
+# the next "<" or ">" (or after 2,000 characters), so the attempts of a text never overlap.
+# Searches that must cross "<" (a comment's or a script's end) are done by `_drop_comments`
+# and `_drop_scripts` with one forward search per opening, stopping for good at the first
+# opening left unclosed. The
+# previous `<!--.*?-->` and `<script>.*?</script>` rescanned the rest of the text from every
+# unclosed opening: 200 kB of "<!--" took 159 s (issue 13).
+_TAG_BODY = r"[^<>]{0,2000}"
 _BLOCK_TAG = re.compile(
-    r"<\s*/?\s*(?:p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|section|article|header|footer)\b[^>]*>",
+    r"<\s*/?\s*(?:p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|section|article|header|footer)\b"
+    + _TAG_BODY
+    + ">",
     re.IGNORECASE,
 )
-_DROP_BLOCK = re.compile(r"<\s*(script|style)\b[^>]*>.*?<\s*/\s*\1\s*>", re.IGNORECASE | re.DOTALL)
-_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_DROP_OPEN = re.compile(r"<\s*(script|style)\b" + _TAG_BODY + ">", re.IGNORECASE)
+_DROP_CLOSE = {
+    name: re.compile(rf"<\s*/\s*{name}\s*>", re.IGNORECASE) for name in ("script", "style")
+}
 # A tag starts with a letter, "/" or "!": "Salary <30k, >5 years" is text, not a tag.
-_ANY_TAG = re.compile(r"<\s*[/!]?[a-zA-Z][^<>]{0,2000}>")
+_ANY_TAG = re.compile(r"<\s*[/!]?[a-zA-Z]" + _TAG_BODY + ">")
 _SPACES = re.compile(r"\s+")
 _ASCII_SEPARATORS = re.compile(r"[\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+")
+
+
+def _drop_comments(text: str) -> str:
+    """Each `<!-- … -->` replaced by a space; an unclosed `<!--` and what follows stay (no
+    later comment can close either), as the former non-greedy regex left them."""
+    if "<!--" not in text:
+        return text
+    out: list[str] = []
+    pos = 0
+    while (start := text.find("<!--", pos)) != -1:
+        end = text.find("-->", start + 4)
+        if end == -1:
+            break
+        out += (text[pos:start], " ")
+        pos = end + 3
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _drop_scripts(text: str) -> str:
+    """Each `<script …>…</script>` and `<style …>…</style>` replaced by a space, leftmost
+    first; once an element is found unclosed, later openings of that name are left alone (no
+    closing tag follows them either)."""
+    out: list[str] = []
+    pos = search = 0
+    unclosed: set[str] = set()
+    while (opening := _DROP_OPEN.search(text, search)) is not None:
+        name = opening.group(1).lower()
+        if name in unclosed:
+            search = opening.end()
+            continue
+        closing = _DROP_CLOSE[name].search(text, opening.end())
+        if closing is None:
+            unclosed.add(name)
+            search = opening.start() + 1
+            continue
+        out += (text[pos : opening.start()], " ")
+        pos = search = closing.end()
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def strip_html(raw: str) -> str:
     """Turn HTML (or plain text) into plain text with line breaks at block elements.
 
     Entities are unescaped twice because scraped ads are often double-escaped
-    (``&amp;amp;``); plain text passes through unchanged apart from entities.
+    (``&amp;amp;``); plain text passes through unchanged apart from entities. Linear in the
+    length of any input (see the patterns above).
     """
     if "<" not in raw and "&" not in raw:
         return raw
     # Unescape first: a double-escaped ad ("&lt;p&gt;") carries its tags as entities.
     text = html.unescape(html.unescape(raw))
-    text = _COMMENT.sub(" ", text)
-    text = _DROP_BLOCK.sub(" ", text)
+    text = _drop_comments(text)
+    if "<" in text:
+        text = _drop_scripts(text)
     text = _BLOCK_TAG.sub("\n", text)
     # Inline tags (<b>, <span>) sit inside words as often as between them: drop them.
     return _ANY_TAG.sub("", text)
