@@ -231,7 +231,7 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
 
     @app.get("/clusters", response_model=ClusterPageOut, responses=_ERRORS)
     def list_clusters(
-        min_size: Annotated[int, Query(ge=1)] = 1,
+        min_size: Annotated[int, Query(ge=1, le=1_000_000_000)] = 1,
         company: str | None = None,
         source: str | None = None,
         since: datetime | None = None,

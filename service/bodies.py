@@ -71,6 +71,13 @@ async def batch_body(request: Request) -> list[Posting]:
             "body is not valid JSON",
             [{"field": "body", "reason": str(exc)}],
         ) from exc
+    except RecursionError as exc:  # the C parser recurses per level: 100,000 "[" gave 500
+        raise ApiError(
+            422,
+            "validation_error",
+            "body is nested too deeply",
+            [{"field": "body", "reason": "nested too deeply"}],
+        ) from exc
     if len(items) > MAX_BATCH:
         raise ApiError(413, "batch_too_large", f"a batch holds at most {MAX_BATCH} postings")
     if not items:

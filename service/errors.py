@@ -182,4 +182,11 @@ def parse_json_lines(body: bytes) -> list[Any]:
                 f"line {number} is not valid JSON",
                 [{"field": f"line {number}", "reason": exc.msg}],
             ) from exc
+        except RecursionError as exc:
+            raise ApiError(
+                422,
+                "validation_error",
+                f"line {number} is nested too deeply",
+                [{"field": f"line {number}", "reason": "nested too deeply"}],
+            ) from exc
     return items

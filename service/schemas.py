@@ -22,6 +22,14 @@ Status = Literal["new", "duplicate", "unchanged", "updated"]
 DuplicateKind = Literal["full", "semantic", "temporal", "partial"]
 
 
+EARLIEST_POSTED_AT = datetime(1900, 1, 1, tzinfo=UTC)
+LATEST_POSTED_AT = datetime(2200, 1, 1, tzinfo=UTC)
+_DATE_RANGE = "must be a date from 1900-01-01 to 2199-12-31 (UTC)"
+MAX_EXTRA_DEPTH = 32
+"""`extra` nested deeper is refused: a value nested 255 deep was stored, then failed to
+serialise on every `GET /postings/{id}` (a poison record)."""
+
+
 class Posting(BaseModel):
     """A job posting as sent by a crawler. Unknown top-level fields are rejected (typos would
     otherwise be dropped silently); anything else goes into `extra`, which is kept as is."""
@@ -58,12 +66,19 @@ class Posting(BaseModel):
     @field_validator("posted_at")
     @classmethod
     def _utc(cls, value: datetime | None) -> datetime | None:
-        """Naive datetimes are taken as UTC; everything is stored in UTC."""
+        """Naive datetimes are taken as UTC; everything is stored in UTC. Dates outside
+        [EARLIEST_POSTED_AT, LATEST_POSTED_AT) are refused (422) rather than clamped: a year-1
+        or year-9999 date is a crawler's bug, and clamping would file the ad under a date it
+        never had. Inside the range, the time window's arithmetic cannot overflow."""
         if value is None:
             return None
-        if value.tzinfo is None:
-            return value.replace(tzinfo=UTC)
-        return value.astimezone(UTC)
+        try:
+            value = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+        except OverflowError as exc:  # 0001-01-01T00:00+05:00 is before datetime.min in UTC
+            raise ValueError(_DATE_RANGE) from exc
+        if not EARLIEST_POSTED_AT <= value < LATEST_POSTED_AT:
+            raise ValueError(_DATE_RANGE)
+        return value
 
     @field_validator("id", "title", "description")
     @classmethod
@@ -72,17 +87,48 @@ class Posting(BaseModel):
             raise ValueError("must not be blank")
         return value
 
+    @field_validator("id")
+    @classmethod
+    def _addressable(cls, value: str) -> str:
+        """`GET /postings/{id}` must reach every stored id: HTTP clients resolve "." and ".."
+        path segments before sending (RFC 3986 §5.2.4), so an id holding one is refused."""
+        if any(segment in (".", "..") for segment in value.split("/")):
+            raise ValueError('must not contain a "." or ".." path segment')
+        return value
+
     @field_validator("extra")
     @classmethod
     def _extra_is_utf8(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
         """`extra` is stored as is, so it must encode as UTF-8 JSON: a lone surrogate sent as
         a "\\ud800" escape passes JSON parsing but can be neither hashed nor stored."""
         if value is not None:
+            if json_depth(value) > MAX_EXTRA_DEPTH:
+                raise ValueError(f"must not nest deeper than {MAX_EXTRA_DEPTH} levels")
             try:
-                json.dumps(value, ensure_ascii=False).encode("utf-8")
+                json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
             except UnicodeEncodeError as exc:
                 raise ValueError("must be encodable as UTF-8 (no lone surrogates)") from exc
+            except ValueError as exc:  # NaN or Infinity: not JSON, would come back as null
+                raise ValueError("must hold finite numbers only (no NaN or Infinity)") from exc
         return value
+
+
+def json_depth(value: object) -> int:
+    """Nesting depth of a parsed JSON value (a scalar is 0), without recursion: a value
+    nested 100,000 deep must be measured, not crash the measuring."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            stack.extend((child, depth + 1) for child in item.values())
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+        else:
+            deepest = max(deepest, depth)
+            continue
+        deepest = max(deepest, depth + 1)
+    return deepest
 
 
 class CandidateOut(BaseModel):

@@ -34,7 +34,7 @@ class Settings(BaseSettings):
     model_dir: Path | None = None  # None: the model shipped in classifier/models/default
     threshold: float | None = Field(default=None, ge=0.0, le=1.0)
     merge_threshold: float | None = Field(default=None, ge=0.0, le=1.0)
-    window_days: int = Field(default=60, ge=0)
+    window_days: int = Field(default=60, ge=0, le=36_500)  # ± 100 years: no date overflow
     max_candidates: int = Field(default=50, ge=1, le=1000)
     verify_min_overlap: float = Field(default=0.2, ge=0.0, le=1.0)
     boilerplate: bool = True  # learn boilerplate units and leave them out of sketches
