@@ -18,6 +18,7 @@ from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+from indexer.datadir_lock import DataDirLock
 from indexer.minhash import SketchParams
 from indexer.sqlite_schema import (
     BATCH,
@@ -63,7 +64,8 @@ logger = logging.getLogger(__name__)
 class SqliteStore:
     """`IndexStore` on one SQLite file (WAL, synchronous=FULL: acknowledged means on disk)."""
 
-    def __init__(self, path: Path, params: SketchParams) -> None:
+    def __init__(self, path: Path, params: SketchParams, lock: DataDirLock | None = None) -> None:
+        self._writer_lock = lock  # held for the store's life by the one writing process
         self._path = Path(path)
         self._params = params
         self._lock = threading.RLock()
@@ -193,6 +195,8 @@ class SqliteStore:
         with self._pool_lock:
             self._closed = True
             idle, self._idle = self._idle, []
+        if self._writer_lock is not None:
+            self._writer_lock.release()
         for conn in idle:
             try:
                 conn.close()
@@ -484,11 +488,18 @@ class SqliteStore:
 def open_sqlite_store(data_dir: Path, params: SketchParams, create: bool = True) -> SqliteStore:
     """Open (creating if needed, unless `create` is False) the index at
     `data_dir/index.sqlite3`. Readers such as `export` pass create=False, so a mistyped data
-    directory is an error rather than a silently empty index."""
+    directory is an error rather than a silently empty index. Writers (create=True) hold the
+    data directory's lock (indexer/datadir_lock.py): a second writer raises DataDirInUse."""
     if not create and not (Path(data_dir) / "index.sqlite3").exists():
         raise StoreUnavailable(f"no index at {data_dir} (nothing has been ingested there)")
     try:
         Path(data_dir).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise StoreUnavailable(f"cannot create index directory {data_dir}: {exc}") from exc
-    return SqliteStore(Path(data_dir) / "index.sqlite3", params)
+    lock = DataDirLock(Path(data_dir)) if create else None  # writers only; readers share
+    try:
+        return SqliteStore(Path(data_dir) / "index.sqlite3", params, lock)
+    except BaseException:
+        if lock is not None:
+            lock.release()
+        raise

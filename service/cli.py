@@ -10,6 +10,7 @@ import argparse
 import gzip
 import json
 import logging
+import os
 import sys
 import time
 from collections import Counter
@@ -28,6 +29,7 @@ from classifier.model import ClassifierError
 from indexer.store import StoreError
 from service.errors import validation_details
 from service.factory import ConfigurationError, build_deduplicator, build_scorer
+from service.preparation import die_with_parent
 from service.schemas import Posting
 from service.settings import Settings
 
@@ -172,7 +174,12 @@ def _preparers(workers: int) -> Iterator[Executor | None]:
     if workers <= 0:
         yield None
         return
-    with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+    with ProcessPoolExecutor(
+        workers,
+        mp_context=get_context("spawn"),
+        initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    ) as pool:
         yield pool
 
 

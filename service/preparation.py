@@ -6,6 +6,11 @@ ingest, in other processes (everything here is picklable).
 
 from __future__ import annotations
 
+import ctypes
+import os
+import signal
+import threading
+import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, Future
@@ -20,6 +25,34 @@ from service.schemas import Posting
 _T = TypeVar("_T")
 _PREPARE_CHUNK = 64  # postings per task sent to a preparation process
 _PREPARE_WINDOW = 8  # tasks in flight: enough to keep two workers busy, bounded memory
+
+
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def die_with_parent(parent: int) -> None:
+    """Initializer of preparation processes: exit when the parent does, however it dies.
+
+    A pool's workers outlived `ingest` killed with -9 (two processes of ~130 MB each, forever).
+    The kernel's parent-death signal covers Linux (it fires when the thread that spawned the
+    worker ends, so a watchdog thread also polls the parent's pid, once a second, as the
+    portable backstop). `parent` is the pool owner's pid, passed in rather than read here:
+    a worker still importing when its parent is killed would read its new parent (init) and
+    wait for it forever."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass  # not Linux: the watchdog alone
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
 
 
 def groups(items: Iterable[_T], size: int) -> Iterator[list[_T]]:
