@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -61,11 +62,17 @@ from indexer.store import (
 logger = logging.getLogger(__name__)
 
 
+MIN_FREE_BYTES = 64_000_000
+"""Free space below which the index reports itself unavailable for writes (/ready 503): a
+group commit of 1,000 postings with their WAL frames needs tens of MB."""
+
+
 class SqliteStore:
     """`IndexStore` on one SQLite file (WAL, synchronous=FULL: acknowledged means on disk)."""
 
     def __init__(self, path: Path, params: SketchParams, lock: DataDirLock | None = None) -> None:
         self._writer_lock = lock  # held for the store's life by the one writing process
+        self.min_free_bytes = MIN_FREE_BYTES
         self._path = Path(path)
         self._params = params
         self._lock = threading.RLock()
@@ -186,8 +193,23 @@ class SqliteStore:
     # -- lifecycle ------------------------------------------------------------------------
 
     def ping(self) -> None:
-        """Raise `StoreUnavailable` unless the file answers a trivial query."""
+        """Raise `StoreUnavailable` unless the file answers a trivial query and its file
+        system can take writes: not mounted read-only, at least `min_free_bytes` free. With
+        the disk full every write answered 503 while /ready said 200; a statvfs costs
+        microseconds, so readiness probes can afford it."""
         self._rows("ping", "SELECT 1 FROM meta LIMIT 1")
+        try:
+            fs = os.statvfs(self._path.parent)
+        except OSError as exc:
+            raise StoreUnavailable(f"cannot stat the index directory: {exc}") from exc
+        if fs.f_flag & os.ST_RDONLY:
+            raise StoreUnavailable(f"{self._path.parent} is on a read-only file system")
+        free = fs.f_bavail * fs.f_frsize
+        if free < self.min_free_bytes:
+            raise StoreUnavailable(
+                f"{free // 1_000_000} MB free where the index lives, below the "
+                f"{self.min_free_bytes // 1_000_000} MB needed to accept writes"
+            )
 
     def close(self) -> None:
         """Close idle connections now and lent ones when returned; the last one to close

@@ -45,6 +45,7 @@ from service.schemas import (
     PostingOut,
 )
 from service.settings import Settings
+from service.warmup import warm_up
 
 logger = logging.getLogger(__name__)
 
@@ -101,6 +102,9 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # Before the server accepts a connection: /ready is never 200 while the first
+        # request would still pay for loading models and language data.
+        warm_up(dedup)
         yield
         dedup.store.close()
 

@@ -28,7 +28,9 @@ def build_store(settings: Settings, create: bool = True) -> IndexStore:
             f"JOBDEDUP_BACKEND={settings.backend} is not available in this version; "
             "use 'sqlite' (the embedded index), 'elasticsearch' or 'opensearch'"
         )
-    return open_sqlite_store(settings.data_dir, settings.sketch_params(), create=create)
+    store = open_sqlite_store(settings.data_dir, settings.sketch_params(), create=create)
+    store.min_free_bytes = settings.min_free_bytes
+    return store
 
 
 def _search_engine_store(settings: Settings, create: bool) -> IndexStore:

@@ -50,6 +50,8 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=1_000_000, ge=1024)
     max_batch_bytes: int = Field(default=64_000_000, ge=1024)
     log_level: str = "INFO"
+    # /ready answers 503 below this much free space where the embedded index lives.
+    min_free_bytes: int = Field(default=64_000_000, ge=0)
 
     # API keys (service/auth.py): comma-separated SCOPE:KEY, and/or a file of such lines.
     # `auto`: keys required when configured; without keys, only a loopback bind may serve.
