@@ -50,7 +50,7 @@ from service.warmup import warm_up
 logger = logging.getLogger(__name__)
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (404, 413, 415, 422, 503)
+    code: {"model": ErrorOut} for code in (400, 404, 413, 415, 422, 503)
 }
 
 

@@ -145,7 +145,9 @@ class ContributionOut(BaseModel):
     """One feature's value for a pair and its contribution to the score."""
 
     feature: str
-    value: float
+    value: float | None = Field(
+        description="The feature's value; null when unknown (e.g. a fact stated on one side only)"
+    )
     contribution: float
 
 
