@@ -3,7 +3,7 @@
 Phase 1 indexes `--index` NHS ads through /dedup/batch. Phase 2 sends `--requests` requests
 that store nothing (dry-run /dedup of real ads and /pairs/score of real pairs, from
 `--clients` threads) and samples the server's RSS (VmRSS) every `--every` requests. With
-`--batch`, phase 3 sends one /dedup/batch of 1,000 real ads padded to ~64 kB each (~64 MB)
+`--batch`, phase 3 sends one /dedup/batch of 1,000 real ads padded to 60 kB each (~61 MB)
 and reports the peak (VmHWM) against the idle RSS. Goals (issue 13): RSS flat (±10%) over
 phase 2; the batch's peak ≤ 2 × idle + 200 MB.
 
@@ -137,14 +137,14 @@ def main() -> None:
                     {
                         **ad,
                         "id": f"big-{n}",
-                        "description": (ad["description"] + " " + pad)[:64_000],
+                        "description": (ad["description"] + " " + pad)[:60_000],
                     }
                     for n, ad in enumerate(itertools.islice(itertools.cycle(fresh), 1000))
                 ]
                 started = time.perf_counter()
                 answer = httpx.post(f"{base}/dedup/batch", json=batch, timeout=1200)
                 after = _status(server.pid)
-                print(f"\none batch of 1,000 x 64 kB: {answer.status_code} in "
+                print(f"\none batch of 1,000 x 60 kB: {answer.status_code} in "
                       f"{time.perf_counter() - started:.0f} s; RSS before {quiet['VmRSS']} MB, "
                       f"peak {after['VmHWM']} MB (goal <= {2 * idle + 200}), "
                       f"after {after['VmRSS']} MB")  # fmt: skip

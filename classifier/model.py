@@ -40,6 +40,12 @@ METADATA_FILE = "metadata.json"
 FIELD_CACHE_SIZE = 8192
 """Extracted fields kept per scorer: candidates recur across queries (an employer's open
 vacancies are everyone's candidates), and extraction costs more than scoring."""
+FIELD_CACHE_TOKENS = 2_500_000
+"""...and at most this many description tokens behind them: an entry costs about 35 bytes per
+token (token sets, shingle arrays: 0.33 MB for a 60 kB ad of 9,267 tokens, tracemalloc), so
+8,192 entries of large ads held over 1 GB after one 61 MB batch. 2.5M tokens are about 90 MB,
+6,000 NHS ads of median length (397 tokens)."""
+_ENTRY_OVERHEAD_TOKENS = 50  # sets and arrays cost something even for a short ad
 
 
 class ClassifierError(Exception):
@@ -60,10 +66,16 @@ class _FieldCache:
     Keyed by content hash, not by document, so a candidate already extracted needs no
     document at all (`wanted_documents`), and an updated posting is extracted afresh."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, tokens: int = FIELD_CACHE_TOKENS) -> None:
         self._size = size
+        self._tokens = tokens
+        self._held = 0  # description tokens (plus overhead) of the entries held
         self._items: OrderedDict[tuple[str, str], PostingFields] = OrderedDict()
         self._lock = threading.Lock()
+
+    @staticmethod
+    def _weight(value: PostingFields) -> int:
+        return value.description_length + _ENTRY_OVERHEAD_TOKENS
 
     def get(self, key: tuple[str, str]) -> PostingFields | None:
         with self._lock:
@@ -83,10 +95,16 @@ class _FieldCache:
 
     def put(self, key: tuple[str, str], value: PostingFields) -> None:
         with self._lock:
+            previous = self._items.pop(key, None)
+            if previous is not None:
+                self._held -= self._weight(previous)
             self._items[key] = value
-            self._items.move_to_end(key)
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
+            self._held += self._weight(value)
+            while len(self._items) > self._size or (
+                self._held > self._tokens and len(self._items) > 1
+            ):
+                _, evicted = self._items.popitem(last=False)
+                self._held -= self._weight(evicted)
 
 
 class LightGBMScorer:

@@ -11,6 +11,7 @@ import logging
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor
 from datetime import UTC, datetime, timedelta
+from itertools import islice
 from time import perf_counter
 
 from classifier.kinds import PARTIAL_RATIO, duplicate_type
@@ -30,7 +31,7 @@ from indexer.store import (
     WriteSet,
 )
 from service.decisions import Decision, PairVerdict, PipelineConfig, ScoredCandidate
-from service.preparation import groups, prepare_ahead, prepare_posting
+from service.preparation import prepare_ahead, prepare_posting
 from service.schemas import Posting
 
 logger = logging.getLogger(__name__)
@@ -155,9 +156,16 @@ class Deduplicator:
             )
         else:
             prepared_iter = prepare_ahead(executor, postings, params, now)
-        for chunk in groups(prepared_iter, group):
+        # Each posting is prepared when its turn comes, inside its group's transaction, so a
+        # group holds one prepared posting at a time (plus the executor's window), not all of
+        # them: a 61 MB batch of 1,000 postings prepared up front peaked at 1.64 GB of RSS.
+        pending = iter(prepared_iter)
+        while (first := next(pending, None)) is not None:
             with self.store.batch():
-                decisions = [self._decide_and_write(p, t, dry_run) for p, t in chunk]
+                decisions = [self._decide_and_write(*first, dry_run)]
+                decisions += [
+                    self._decide_and_write(p, t, dry_run) for p, t in islice(pending, group - 1)
+                ]
             yield from decisions
 
     def _decide_and_write(

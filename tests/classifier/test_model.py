@@ -221,3 +221,23 @@ def test_choose_threshold_prefers_precision_on_a_flat_optimum() -> None:
     labels = np.array([1] * 99 + [0, 1])
     scores = np.array([0.9] * 99 + [0.5, 0.4])
     assert choose_threshold(labels, scores) == pytest.approx(0.7)
+
+
+def test_the_field_cache_is_bounded_by_the_tokens_it_holds() -> None:
+    # Large ads must not pin gigabytes: entries are evicted by tokens held, not only count.
+    from dataclasses import replace
+
+    from classifier.fields import extract_fields
+    from classifier.model import _FieldCache
+
+    fields = extract_fields({"title": "Nurse", "description": "Band 5 nurse for our ward."})
+    cache = _FieldCache(size=100, tokens=1_000)
+    cache.put(("a", "1"), replace(fields, description_length=600))
+    cache.put(("b", "1"), replace(fields, description_length=300))
+    assert cache.get(("a", "1")) is not None
+    cache.put(("c", "1"), replace(fields, description_length=300))  # 1,200 + overhead > 1,000
+    assert cache.get(("b", "1")) is None  # least recently used goes first ("a" was read)
+    assert cache.get(("a", "1")) is not None and cache.get(("c", "1")) is not None
+    cache.put(("huge", "1"), replace(fields, description_length=50_000))
+    assert cache.get(("huge", "1")) is not None  # the newest entry always stays
+    assert cache.get(("a", "1")) is None
