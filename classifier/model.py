@@ -40,11 +40,11 @@ METADATA_FILE = "metadata.json"
 FIELD_CACHE_SIZE = 8192
 """Extracted fields kept per scorer: candidates recur across queries (an employer's open
 vacancies are everyone's candidates), and extraction costs more than scoring."""
-FIELD_CACHE_TOKENS = 2_500_000
+FIELD_CACHE_TOKENS = 1_500_000
 """...and at most this many description tokens behind them: an entry costs about 35 bytes per
 token (token sets, shingle arrays: 0.33 MB for a 60 kB ad of 9,267 tokens, tracemalloc), so
-8,192 entries of large ads held over 1 GB after one 61 MB batch. 2.5M tokens are about 90 MB,
-6,000 NHS ads of median length (397 tokens)."""
+8,192 entries of large ads held over 1 GB after one 61 MB batch. 1.5M tokens are about 55 MB,
+3,800 NHS ads of median length (397 tokens)."""
 _ENTRY_OVERHEAD_TOKENS = 50  # sets and arrays cost something even for a short ad
 
 

@@ -27,6 +27,7 @@ from service.errors import (
     install_error_handlers,
 )
 from service.factory import build_deduplicator
+from service.memory import LARGE_REQUEST_CHARS, release_free_memory
 from service.metrics import Metrics
 from service.pipeline import Deduplicator
 from service.schemas import (
@@ -201,7 +202,11 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
             metrics.observe_decision(
                 decision.status, dry_run, decision.timings, len(decision.candidates)
             )
-        return [_result(decision) for decision in decisions]
+        results = [_result(decision) for decision in decisions]
+        if sum(len(p.description) for p in postings) > LARGE_REQUEST_CHARS:
+            del postings, decisions
+            release_free_memory()
+        return results
 
     @app.get("/postings/{posting_id:path}", response_model=PostingOut, responses=_ERRORS)
     def get_posting(posting_id: str) -> PostingOut:

@@ -91,6 +91,7 @@ async def batch_body(request: Request) -> list[Posting]:
             postings.append(Posting.model_validate(item))
         except ValidationError as exc:
             details.extend(validation_details(exc.errors(), prefix=f"[{index}]"))
+        items[index] = None  # the parsed dict is garbage once validated: bounded peak
     if details:
         raise ApiError(422, "validation_error", "invalid postings in batch", details)
     return postings

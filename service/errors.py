@@ -149,6 +149,7 @@ class BodyLimit:
             chunks.append(chunk)
             more = message.get("more_body", False)
         body = b"".join(chunks)
+        chunks.clear()  # else the pieces stay alive beside `body` for the whole request
         sent = False
 
         async def replay() -> Message:
