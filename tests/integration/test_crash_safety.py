@@ -5,6 +5,7 @@ answers ENOSPC) until room is made again."""
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import signal
@@ -139,3 +140,33 @@ def test_writes_refused_by_the_file_system_answer_503_and_recover(tmp_path: Path
         server.wait(timeout=30)
     refused_ids = {f"ad-{100 + n}" for n in range(40)} - accepted
     assert not refused_ids & _stored_ids(data_dir)  # a 503 stored nothing
+
+
+@pytest.mark.sqlite_only
+def test_kill_9_of_ingest_never_leaves_out_ahead_of_the_index(tmp_path: Path) -> None:
+    data_dir, out = tmp_path / "index", tmp_path / "decisions.jsonl"
+    source = tmp_path / "ads.jsonl"
+    with source.open("w", encoding="utf-8") as handle:
+        for n in range(8_000):
+            handle.write(json.dumps(_posting(n)) + "\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JOBDEDUP_")}
+    env["JOBDEDUP_DATA_DIR"] = str(data_dir)
+    command = [*CLI, "ingest", str(source), "--no-progress", "--out", str(out)]
+    ingest = subprocess.Popen(command, env=env, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while not out.exists() or out.stat().st_size < 20_000:
+        assert ingest.poll() is None and time.monotonic() < deadline
+        time.sleep(0.1)
+    ingest.send_signal(signal.SIGKILL)
+    ingest.wait(timeout=30)
+
+    reported = [json.loads(line) for line in out.read_text().splitlines() if line.endswith("}")]
+    assert reported
+    assert {d["id"] for d in reported} <= _stored_ids(data_dir)  # acknowledged = stored
+
+    out.unlink()
+    again = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    statuses = {json.loads(line)["id"]: json.loads(line)["status"] for line in out.open()}
+    assert all(statuses[d["id"]] == "unchanged" for d in reported)
+    assert len(statuses) == 8_000
