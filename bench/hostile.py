@@ -12,10 +12,7 @@ during it. Goals (issue 13): each answered in < 2 s, /health p99 < 250 ms meanwh
 from __future__ import annotations
 
 import argparse
-import os
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -26,6 +23,10 @@ from typing import Any
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.processes import cli_env, start_serve  # noqa: E402
+
 FRAGMENTS = {
     "unclosed comments": "<!--",
     "unclosed style": "<style>",
@@ -38,13 +39,6 @@ FRAGMENTS = {
     "nested inline tags": "<b><i>",
     "no spaces": "x",
 }
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class HealthProbe:
@@ -79,27 +73,10 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=64, help="postings in the batch request")
     args = parser.parse_args()
 
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("JOBDEDUP_")}
-        env.update(JOBDEDUP_DATA_DIR=str(Path(tmp) / "index"), JOBDEDUP_LOG_LEVEL="WARNING")
-        server = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-        )
+        env = cli_env(Path(tmp) / "index", JOBDEDUP_LOG_LEVEL="WARNING")
+        server, base = start_serve(env)
         try:
-            deadline = time.monotonic() + 120
-            while True:
-                try:
-                    if httpx.get(f"{base}/ready", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise SystemExit("the service did not start")
-                time.sleep(0.2)
             probe = HealthProbe(base)
             rows = []
             with httpx.Client(base_url=base, timeout=600) as client:

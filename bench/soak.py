@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -30,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.nhs import nhs_postings  # noqa: E402
+from tests.processes import cli_env, start_serve  # noqa: E402
 
 
 def _status(pid: int) -> dict[str, int]:
@@ -42,31 +41,8 @@ def _status(pid: int) -> dict[str, int]:
     return out
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def _start(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("JOBDEDUP_")}
-    env.update(JOBDEDUP_DATA_DIR=str(data_dir), JOBDEDUP_LOG_LEVEL="WARNING")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(port)], cwd=ROOT, env=env
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            if httpx.get(f"{base}/ready", timeout=1).status_code == 200:
-                return server, base
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline or server.poll() is not None:
-            raise SystemExit("the service did not start")
-        time.sleep(0.2)
+    return start_serve(cli_env(data_dir, JOBDEDUP_LOG_LEVEL="WARNING"))
 
 
 def _no_store_load(base: str, ads: list[dict[str, Any]], total: int, clients: int,

@@ -5,9 +5,7 @@ without keys is refused at start-up."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +21,7 @@ from service.auth import OPEN_PATHS, ROUTE_SCOPES, AuthConfigError, ScopeName
 from service.settings import Settings
 from tests.api.postings import DATA_ENGINEER, DATA_ENGINEER_REPOST
 from tests.api.support import error_of
+from tests.processes import CLI, cli_env, start_serve
 
 READ_KEY = "read-key-0123456789abcdef"
 WRITE_KEY = "write-key-0123456789abcdef"
@@ -172,38 +171,17 @@ def test_auth_off_serves_a_public_bind_openly(data_dir: Path) -> None:
 
 @pytest.mark.sqlite_only
 def test_serve_refuses_a_public_bind_and_never_logs_keys(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("JOBDEDUP_")}
-    env["JOBDEDUP_DATA_DIR"] = str(tmp_path / "index")
-    command = [sys.executable, "-m", "service.cli", "serve"]
+    env = cli_env(tmp_path / "index")
+    command = [*CLI, "serve"]
     refused = subprocess.run(
         [*command, "--host", "0.0.0.0"], env=env, capture_output=True, text=True, timeout=60
     )
     assert refused.returncode == 1
     assert "without API keys" in refused.stderr
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    env["JOBDEDUP_API_KEYS"] = KEYS
-    env["JOBDEDUP_LOG_LEVEL"] = "DEBUG"
-    server = subprocess.Popen(
-        [*command, "--port", str(port)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    env.update(JOBDEDUP_API_KEYS=KEYS, JOBDEDUP_LOG_LEVEL="DEBUG")
+    server, base = start_serve(env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/ready", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert server.poll() is None and time.monotonic() < deadline
-            time.sleep(0.2)
         assert httpx.get(f"{base}/clusters", headers=_bearer(WRITE_KEY)).status_code == 200
         wrong = "wrong-key-0123456789abcdef"
         assert httpx.get(f"{base}/clusters", headers={"X-API-Key": wrong}).status_code == 401

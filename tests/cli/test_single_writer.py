@@ -7,28 +7,22 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
 from indexer.datadir_lock import DataDirInUse
 from service.api import create_app
 from service.settings import Settings
 from tests.api.postings import generated_text
-
-CLI = [sys.executable, "-m", "service.cli"]
+from tests.processes import CLI, cli_env, free_port, start_serve
 
 
 def _env(data_dir: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("JOBDEDUP_")}
-    env["JOBDEDUP_DATA_DIR"] = str(data_dir)
-    return env
+    return cli_env(data_dir)
 
 
 def _postings(path: Path, count: int) -> Path:
@@ -39,32 +33,11 @@ def _postings(path: Path, count: int) -> Path:
     return path
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[subprocess.Popen[str]]:
-    port = _free_port()
-    process = subprocess.Popen(
-        [*CLI, "serve", "--port", str(port)],
-        env=_env(tmp_path / "index"),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        text=True,
+    process, _ = start_serve(
+        _env(tmp_path / "index"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True
     )
-    deadline = time.monotonic() + 90
-    while True:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/ready", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        assert process.poll() is None and time.monotonic() < deadline, "serve did not start"
-        time.sleep(0.2)
     try:
         yield process
     finally:
@@ -100,7 +73,7 @@ def test_second_writers_are_refused_readers_served_and_a_killed_holder_frees_the
     assert f"pid {server.pid}" in ingest.stderr and "one writer" in ingest.stderr
 
     second = subprocess.run(
-        [*CLI, "serve", "--port", str(_free_port())],
+        [*CLI, "serve", "--port", str(free_port())],
         env=env,
         capture_output=True,
         text=True,

@@ -6,13 +6,10 @@ answers ENOSPC) until room is made again."""
 from __future__ import annotations
 
 import json
-import os
 import resource
 import signal
-import socket
 import sqlite3
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -22,39 +19,18 @@ import httpx
 import pytest
 
 from tests.api.postings import generated_text
-
-CLI = [sys.executable, "-m", "service.cli"]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+from tests.processes import CLI, cli_env, start_serve
 
 
 def _serve(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("JOBDEDUP_")}
-    env.update(JOBDEDUP_DATA_DIR=str(data_dir), JOBDEDUP_LOG_LEVEL="WARNING")
-    server = subprocess.Popen(
-        [*CLI, "serve", "--port", str(port)],
-        env=env,
+    env = cli_env(data_dir, JOBDEDUP_LOG_LEVEL="WARNING")
+    return start_serve(
+        env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         # A write past the file-size limit must fail with EFBIG, not kill the server.
         preexec_fn=lambda: signal.signal(signal.SIGXFSZ, signal.SIG_IGN),
     )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while True:
-        try:
-            if httpx.get(f"{base}/ready", timeout=1).status_code == 200:
-                return server, base
-        except httpx.HTTPError:
-            pass
-        assert server.poll() is None and time.monotonic() < deadline, "serve did not start"
-        time.sleep(0.2)
 
 
 def _posting(n: int) -> dict[str, Any]:
@@ -149,8 +125,7 @@ def test_kill_9_of_ingest_never_leaves_out_ahead_of_the_index(tmp_path: Path) ->
     with source.open("w", encoding="utf-8") as handle:
         for n in range(8_000):
             handle.write(json.dumps(_posting(n)) + "\n")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("JOBDEDUP_")}
-    env["JOBDEDUP_DATA_DIR"] = str(data_dir)
+    env = cli_env(data_dir)
     command = [*CLI, "ingest", str(source), "--no-progress", "--out", str(out)]
     ingest = subprocess.Popen(command, env=env, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
