@@ -75,7 +75,7 @@ def _pair_seconds(description: str) -> float:
     return time.perf_counter() - started
 
 
-def _growth(unit: str, measure: object = _pair_seconds, repeats: int = 2) -> tuple[float, float]:
+def _growth(unit: str, measure: object = _pair_seconds, repeats: int = 3) -> tuple[float, float]:
     assert callable(measure)
     small = (unit * (SMALL // len(unit) + 1))[:SMALL]
     large = (unit * (GROWTH * SMALL // len(unit) + 1))[: GROWTH * SMALL]
