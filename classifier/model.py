@@ -13,7 +13,8 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from classifier.features import (
     pair_features,
 )
 from classifier.fields import PostingFields, extract_fields
-from classifier.scoring import Candidate, Contribution
+from classifier.scoring import Candidate, Contribution, Remember
 from indexer.minhash import SketchParams
 from indexer.prepare import PreparedPosting
 from indexer.store import StoredPosting
@@ -136,17 +137,30 @@ class LightGBMScorer:
         overridden)."""
         return self._threshold
 
-    def fields(self, posting: PreparedPosting | StoredPosting) -> PostingFields:
-        """Extracted fields of a posting, memoised by (id, content hash); a posting not in
-        the memo must carry its document."""
+    def fields(
+        self, posting: PreparedPosting | StoredPosting, remember: bool = True
+    ) -> PostingFields:
+        """Extracted fields of a posting, memoised by (id, content hash) unless `remember`
+        is False; a posting not in the memo must carry its document."""
         key = (posting.id, posting.content_hash)
         found = self._fields.get(key)
         if found is None:
             if not posting.document:
                 raise ValueError(f"posting {posting.id}: fields not memoised and no document")
             found = extract_fields(posting.document)
-            self._fields.put(key, found)
+            if remember:
+                self._fields.put(key, found)
         return found
+
+    def _extractor(
+        self, query: PreparedPosting, remember: Remember
+    ) -> Callable[[PreparedPosting | StoredPosting], PostingFields]:
+        """`fields`, keeping only what `remember` names as indexed."""
+        if remember == "all":
+            return self.fields
+        if remember == "none":
+            return partial(self.fields, remember=False)
+        return lambda posting: self.fields(posting, remember=posting is not query)
 
     def wanted_documents(self, candidates: Sequence[Candidate]) -> set[str]:
         """Candidates whose fields are not memoised yet."""
@@ -156,11 +170,19 @@ class LightGBMScorer:
             if not self._fields.touch((c.posting.id, c.posting.content_hash))
         }
 
-    def score(self, query: PreparedPosting, candidates: Sequence[Candidate]) -> list[float]:
-        """Duplicate probability of each candidate, from one predict call for all of them."""
+    def score(
+        self,
+        query: PreparedPosting,
+        candidates: Sequence[Candidate],
+        *,
+        remember: Remember = "all",
+    ) -> list[float]:
+        """Duplicate probability of each candidate, from one predict call for all of them.
+        Fields already memoised are used whatever `remember` says; only the postings it
+        names as indexed are added."""
         if not candidates:
             return []
-        matrix = candidate_features(query, candidates, self.fields)
+        matrix = candidate_features(query, candidates, self._extractor(query, remember))
         return [float(p) for p in self.predict(matrix)]
 
     def predict(self, matrix: FeatureMatrix) -> np.ndarray[Any, np.dtype[np.float64]]:
@@ -170,11 +192,16 @@ class LightGBMScorer:
         return np.asarray(result, dtype=np.float64)
 
     def explain(
-        self, query: PreparedPosting, candidate: Candidate, top: int = 8
+        self,
+        query: PreparedPosting,
+        candidate: Candidate,
+        top: int = 8,
+        *,
+        remember: Remember = "all",
     ) -> list[Contribution]:
         """The `top` features by absolute contribution to the candidate's log-odds (LightGBM's
-        SHAP values, `pred_contrib=True`), largest first."""
-        row = candidate_features(query, [candidate], self.fields)
+        SHAP values, `pred_contrib=True`), largest first (`remember` as for `score`)."""
+        row = candidate_features(query, [candidate], self._extractor(query, remember))
         return self._explain_row(row, top)
 
     def explain_pair(

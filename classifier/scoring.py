@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Literal, Protocol
 
 from indexer.minhash import estimate_jaccard, overlap_from_jaccard
 from indexer.prepare import PreparedPosting
@@ -21,6 +21,14 @@ is reached around 0.99 (`best_f1_threshold` over the pairs' sketch estimates: 0.
 plain sketches of version 1, 0.774 with the boilerplate-free sketches of version 2, where
 0.99 is still the best round value). It is high because gold-dev is full of different
 vacancies with identical text: text alone cannot tell them apart."""
+
+
+Remember = Literal["all", "candidates", "none"]
+"""Which postings of a scoring call are indexed, so a scorer that memoises what it extracts
+may keep them: "all" (a posting being indexed and its candidates), "candidates" (a dry run:
+the query will not be indexed), "none" (a pair scored outside the index). A bounded memo
+filled with postings that never come back as candidates only evicts those that do: 100,000
+dry runs and pair scores grew the service by ~60 MB that way (`bench/soak.py`)."""
 
 
 @dataclass(frozen=True)
@@ -73,14 +81,27 @@ class PairScorer(Protocol):
         what it extracted asks only for postings it has not seen in this version)."""
         ...
 
-    def score(self, query: PreparedPosting, candidates: Sequence[Candidate]) -> list[float]:
-        """One score in [0, 1] per candidate, in order."""
+    def score(
+        self,
+        query: PreparedPosting,
+        candidates: Sequence[Candidate],
+        *,
+        remember: Remember = "all",
+    ) -> list[float]:
+        """One score in [0, 1] per candidate, in order; `remember` says which of the postings
+        are indexed (see `Remember`)."""
         ...
 
     def explain(
-        self, query: PreparedPosting, candidate: Candidate, top: int = 8
+        self,
+        query: PreparedPosting,
+        candidate: Candidate,
+        top: int = 8,
+        *,
+        remember: Remember = "all",
     ) -> list[Contribution]:
-        """The features that weighed most in the candidate's score, largest first."""
+        """The features that weighed most in the candidate's score, largest first
+        (`remember` as for `score`)."""
         ...
 
 
@@ -97,12 +118,23 @@ class OverlapScorer:
         """None: the overlap comes from the sketches."""
         return set()
 
-    def score(self, query: PreparedPosting, candidates: Sequence[Candidate]) -> list[float]:
+    def score(
+        self,
+        query: PreparedPosting,
+        candidates: Sequence[Candidate],
+        *,
+        remember: Remember = "all",
+    ) -> list[float]:
         """The candidates' estimated overlap with the query, already computed at verification."""
         return [c.overlap for c in candidates]
 
     def explain(
-        self, query: PreparedPosting, candidate: Candidate, top: int = 8
+        self,
+        query: PreparedPosting,
+        candidate: Candidate,
+        top: int = 8,
+        *,
+        remember: Remember = "all",
     ) -> list[Contribution]:
         """The baseline has one feature: the overlap, contributing its distance from the
         threshold."""

@@ -15,7 +15,7 @@ from itertools import islice
 from time import perf_counter
 
 from classifier.kinds import PARTIAL_RATIO, duplicate_type
-from classifier.scoring import Candidate, PairScorer, candidate_for
+from classifier.scoring import Candidate, PairScorer, Remember, candidate_for
 from indexer.minhash import band_keys
 from indexer.prepare import PreparedPosting, to_stored, with_boilerplate
 from indexer.store import (
@@ -101,7 +101,9 @@ class Deduplicator:
             other = self.store.get_posting(best.id)
             if other is not None:
                 match = Candidate(other, best.jaccard, best.overlap)
-                decision.explanation = self.scorer.explain(prepared, match)
+                decision.explanation = self.scorer.explain(
+                    prepared, match, remember="candidates" if dry_run else "all"
+                )
         return decision
 
     def score_pair(self, a: Posting, b: Posting) -> PairVerdict:
@@ -112,7 +114,8 @@ class Deduplicator:
         query, _ = prepare_posting(a, self.store.params, now)
         other, _ = prepare_posting(b, self.store.params, now)
         candidate = candidate_for(query, to_stored(other, other.id))
-        probability = self.scorer.score(query, [candidate])[0]
+        # Neither side is indexed: nothing extracted here may take a place in the memo.
+        probability = self.scorer.score(query, [candidate], remember="none")[0]
         duplicate = probability >= self.scorer.threshold
         return PairVerdict(
             probability=probability,
@@ -120,7 +123,7 @@ class Deduplicator:
             duplicate_type=duplicate_type(query, candidate) if duplicate else None,
             jaccard=candidate.jaccard,
             overlap=candidate.overlap,
-            contributions=self.scorer.explain(query, candidate),
+            contributions=self.scorer.explain(query, candidate, remember="none"),
         )
 
     def feedback(self, a_id: str, b_id: str, label: str) -> list[str]:
@@ -180,7 +183,10 @@ class Deduplicator:
             candidates = self.candidates(prepared)
             scored = perf_counter()
             timings["candidates"] = scored - started
-            scores = self.scorer.score(prepared, candidates) if candidates else []
+            remember: Remember = "candidates" if dry_run else "all"
+            scores = (
+                self.scorer.score(prepared, candidates, remember=remember) if candidates else []
+            )
             timings["score"] = perf_counter() - scored
             decision, merges = self._decide(prepared, existing, candidates, scores)
             decision.timings = timings
