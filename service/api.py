@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from indexer.store import ClusterFilter, ClusterInfo, StoreError
 from indexer.text import normalise_company
 from service.auth import RequireApiKey, check_exposure, document_security, key_ring
+from service.batches import drain
 from service.bodies import batch_body, decode_cursor, encode_cursor
 from service.decisions import Decision
 from service.errors import (
@@ -197,14 +198,15 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
     ) -> list[DedupResult]:
         """Up to 1,000 postings, answered in order as if posted one by one. The batch is one
         transaction: if the index fails part-way, nothing of it is stored (503)."""
-        decisions = list(dedup.dedup_stream(postings, dry_run=dry_run, group=len(postings)))
-        for decision in decisions:
+        large = sum(len(p.description) for p in postings) > LARGE_REQUEST_CHARS
+        results = []
+        # drain: each posting is released once prepared, not when the response is built
+        for decision in dedup.dedup_stream(drain(postings), dry_run=dry_run, group=len(postings)):
             metrics.observe_decision(
                 decision.status, dry_run, decision.timings, len(decision.candidates)
             )
-        results = [_result(decision) for decision in decisions]
-        if sum(len(p.description) for p in postings) > LARGE_REQUEST_CHARS:
-            del postings, decisions
+            results.append(_result(decision))
+        if large:
             release_free_memory()
         return results
 

@@ -11,6 +11,7 @@ from typing import Any
 from fastapi import Request
 from pydantic import ValidationError
 
+from service.batches import take_body
 from service.errors import ApiError, parse_json_lines, validation_details
 from service.schemas import MAX_BATCH, Posting
 
@@ -44,7 +45,7 @@ async def batch_body(request: Request) -> list[Posting]:
     Every item is validated before anything is processed, so one bad item rejects the whole
     batch (422 naming `[index].field`) and nothing is stored.
     """
-    body = await request.body()
+    body = await take_body(request)  # uncached: freed below, before validation
     media = request.headers.get("content-type", "application/json").split(";")[0].strip()
     try:
         if media.lower() in _NDJSON_TYPES:
@@ -78,6 +79,7 @@ async def batch_body(request: Request) -> list[Posting]:
             "body is nested too deeply",
             [{"field": "body", "reason": "nested too deeply"}],
         ) from exc
+    del body  # the raw bytes (up to 64 MB) are not needed once parsed
     if len(items) > MAX_BATCH:
         raise ApiError(413, "batch_too_large", f"a batch holds at most {MAX_BATCH} postings")
     if not items:

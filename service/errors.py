@@ -153,10 +153,11 @@ class BodyLimit:
         sent = False
 
         async def replay() -> Message:
-            nonlocal sent
+            nonlocal sent, body
             if not sent:
                 sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
+                replayed, body = body, b""  # the app holds the only reference from here
+                return {"type": "http.request", "body": replayed, "more_body": False}
             return await receive()
 
         await self.app(scope, replay, send)
