@@ -19,6 +19,7 @@ from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+from indexer.band_index import BandIndex
 from indexer.datadir_lock import DataDirLock
 from indexer.minhash import SketchParams
 from indexer.sqlite_schema import (
@@ -30,11 +31,13 @@ from indexer.sqlite_schema import (
     MAX_TS,
     MIN_TS,
     SCHEMA,
-    SELECT_LIGHT,
+    SCHEMA_VERSION,
+    SELECT_CANDIDATE,
     SELECT_POSTING,
     WAL_CHECKPOINT_PAGES,
     from_micros,
     marks,
+    migrate_from_previous,
     row_to_posting,
     summary_of,
     to_json,
@@ -42,7 +45,6 @@ from indexer.sqlite_schema import (
 )
 from indexer.sqlite_writes import insert_posting, merge_clusters, refresh_cluster, remove_posting
 from indexer.store import (
-    SCHEMA_VERSION,
     Assignment,
     CandidateQuery,
     ClusterFilter,
@@ -80,6 +82,7 @@ class SqliteStore:
         self._pool_lock = threading.Lock()
         self._idle: list[sqlite3.Connection] = []
         self._closed = False
+        self._bands: BandIndex | None = None  # built on first need (writers only need it)
         try:
             with self._connection("open index") as conn:
                 self._initialise(conn)
@@ -187,8 +190,17 @@ class SqliteStore:
                 logger.info("created index %s", self._path)
                 return
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+            if str(meta.get("schema_version")) == str(SCHEMA_VERSION - 1):
+                migrate_from_previous(conn, self._path)
+                meta["schema_version"] = SCHEMA_VERSION
         stored: dict[str, Any] = json.loads(meta.get("params", "{}"))
-        check_compatible(f"index at {self._path}", meta.get("schema_version"), stored, self._params)
+        check_compatible(
+            f"index at {self._path}",
+            meta.get("schema_version"),
+            stored,
+            self._params,
+            SCHEMA_VERSION,
+        )
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -245,16 +257,34 @@ class SqliteStore:
         if getattr(self._local, "batch", None) is not None:
             yield
             return
-        with (
-            self._lock,
-            self._connection("batch") as conn,
-            self._transaction(conn, "BEGIN IMMEDIATE"),
-        ):
-            self._local.batch = conn
+        with self._lock:
             try:
-                yield
-            finally:
-                self._local.batch = None
+                with (
+                    self._connection("batch") as conn,
+                    self._transaction(conn, "BEGIN IMMEDIATE"),
+                ):
+                    self._local.batch = conn
+                    try:
+                        yield
+                    finally:
+                        self._local.batch = None
+            except BaseException:
+                if self._bands is not None:
+                    self._bands.rollback_to(0)
+                raise
+            if self._bands is not None:
+                self._bands.commit()
+
+    def _band_index(self, conn: sqlite3.Connection) -> BandIndex:
+        """The in-memory key index (`indexer.band_index`), built from the stored postings'
+        key blobs on first use. Called under the writer lock, before any write of the open
+        transaction, so what it reads is the committed index."""
+        if self._bands is None:
+            max_rid = conn.execute("SELECT COALESCE(MAX(rid), 0) FROM postings").fetchone()[0]
+            rows = conn.execute("SELECT rid, posted_at, band_keys FROM postings")
+            self._bands = BandIndex.build(rows, int(max_rid))
+            logger.info("key index of %s built: %d entries", self._path, self._bands.entries)
+        return self._bands
 
     # -- reads ----------------------------------------------------------------------------
 
@@ -266,46 +296,55 @@ class SqliteStore:
     def find_candidates(self, query: CandidateQuery) -> list[StoredPosting]:
         """Postings sharing a band key or the block key within the window, best first.
 
-        Shared keys are counted in one GROUP BY over `bands`, whose primary key
-        (key, posted_at, rid) makes each key a range scan over the window: rows of a
-        hot key outside the window are never read, and `postings` is not touched until the
-        top `limit` ids are known.
+        Shared keys are counted in the in-memory key index; the block key is a range scan
+        of `postings_block`. Only the top `limit` postings (and those tied with the last of
+        them on shared keys and time, so the id decides as the contract says) are read from
+        `postings`, without their JSON columns.
         """
         if query.limit <= 0:
             return []
         since = MIN_TS if query.since is None else to_micros(query.since)
         until = MAX_TS if query.until is None else to_micros(query.until)
-        keys = sorted(set(query.band_keys))
-        parts: list[str] = []
-        args: list[Any] = []
-        if keys:
-            parts.append(
-                "SELECT rid, COUNT(*), MIN(posted_at) FROM bands"
-                f" WHERE key IN ({marks(len(keys))}) AND posted_at BETWEEN ? AND ?"
-                " GROUP BY rid"
+        with self._lock, self._connection("find candidates") as conn:
+            hits = self._band_index(conn).find(query.band_keys, since, until)
+            found = dict(
+                zip(
+                    hits.rids.tolist(),
+                    zip(hits.shared.tolist(), hits.posted_at.tolist(), strict=True),
+                    strict=True,
+                )
             )
-            args += [*keys, since, until]
-        if query.block_key and query.block_key != "|":
-            parts.append(
-                "SELECT rid, 0, posted_at FROM postings"
-                " WHERE block_key = ? AND posted_at BETWEEN ? AND ?"
-            )
-            args += [query.block_key, since, until]
-        if not parts:
-            return []
-        sql = (
-            f"WITH hits (pid, shared, ts) AS ({' UNION ALL '.join(parts)}),"
-            " grouped AS (SELECT pid, MAX(shared) AS shared, MIN(ts) AS ts FROM hits"
-            " GROUP BY pid),"
-            " top AS (SELECT g.pid, g.shared, g.ts, q.id FROM grouped g"
-            " JOIN postings q ON q.rid = g.pid WHERE q.id IS NOT ?"
-            " ORDER BY g.shared DESC, g.ts, q.id LIMIT ?)"
-            f" {SELECT_LIGHT}"
-            " JOIN top ON p.rid = top.pid"
-            " ORDER BY top.shared DESC, top.ts, top.id"
-        )
-        rows = self._rows("find candidates", sql, [*args, query.exclude_id, query.limit])
-        return [row_to_posting(row) for row in rows]
+            if query.block_key and query.block_key != "|":
+                rows = conn.execute(
+                    "SELECT rid, posted_at FROM postings"
+                    " WHERE block_key = ? AND posted_at BETWEEN ? AND ?",
+                    (query.block_key, since, until),
+                ).fetchall()
+                for rid, posted_at in rows:
+                    found.setdefault(rid, (0, posted_at))
+            if not found:
+                return []
+            # One more than the limit: the query's own id may be among them.
+            ranked = sorted(found.items(), key=lambda item: (-item[1][0], item[1][1]))
+            cut = min(len(ranked), query.limit + 1)
+            boundary = (-ranked[cut - 1][1][0], ranked[cut - 1][1][1])
+            while cut < len(ranked) and (-ranked[cut][1][0], ranked[cut][1][1]) == boundary:
+                cut += 1
+            chosen = dict(ranked[:cut])
+            rows = []
+            rids = list(chosen)
+            for begin in range(0, len(rids), BATCH):
+                chunk = rids[begin : begin + BATCH]
+                rows += conn.execute(
+                    f"{SELECT_CANDIDATE} WHERE p.rid IN ({marks(len(chunk))})", chunk
+                ).fetchall()
+        postings = [
+            (chosen[row["rid"]][0], row_to_posting(row))
+            for row in rows
+            if row["id"] != query.exclude_id
+        ]
+        postings.sort(key=lambda item: (-item[0], item[1].posted_at, item[1].id))
+        return [posting for _, posting in postings[: query.limit]]
 
     def unit_counts(
         self, scopes: Sequence[tuple[int, int]], units: Sequence[int | None]
@@ -485,26 +524,41 @@ class SqliteStore:
                     f"expects num_perm={self._params.num_perm}"
                 )
         in_batch = getattr(self._local, "batch", None) is not None
-        with (
-            self._lock,
-            self._connection("apply changes") as conn,
-            self._transaction(conn, "SAVEPOINT apply" if in_batch else "BEGIN IMMEDIATE"),
-        ):
-            touched: set[str] = set()
-            for posting_id in changes.deletions:
-                touched.update(remove_posting(conn, posting_id))
-            for merge in changes.merges:
-                touched.add(merge_clusters(conn, merge.absorbed, merge.survivor, merge.posting_id))
-            for posting, keys in changes.upserts:
-                touched.update(remove_posting(conn, posting.id))
-                touched.add(insert_posting(conn, posting, keys))
-            for cluster_id in sorted(touched):
-                refresh_cluster(conn, cluster_id)
-            if changes.unit_observations:
-                conn.executemany(
-                    "INSERT OR IGNORE INTO unit_witnesses (scope, unit, witness) VALUES (?, ?, ?)",
-                    changes.unit_observations,
-                )
+        with self._lock:
+            bands: BandIndex | None = None
+            mark = 0
+            try:
+                with (
+                    self._connection("apply changes") as conn,
+                    self._transaction(conn, "SAVEPOINT apply" if in_batch else "BEGIN IMMEDIATE"),
+                ):
+                    bands = self._band_index(conn)
+                    mark = bands.mark()
+                    self._write(conn, bands, changes)
+            except BaseException:
+                if bands is not None:
+                    bands.rollback_to(mark)
+                raise
+            if not in_batch and bands is not None:
+                bands.commit()
+
+    @staticmethod
+    def _write(conn: sqlite3.Connection, bands: BandIndex, changes: WriteSet) -> None:
+        touched: set[str] = set()
+        for posting_id in changes.deletions:
+            touched.update(remove_posting(conn, bands, posting_id))
+        for merge in changes.merges:
+            touched.add(merge_clusters(conn, merge.absorbed, merge.survivor, merge.posting_id))
+        for posting, keys in changes.upserts:
+            touched.update(remove_posting(conn, bands, posting.id))
+            touched.add(insert_posting(conn, bands, posting, keys))
+        for cluster_id in sorted(touched):
+            refresh_cluster(conn, cluster_id)
+        if changes.unit_observations:
+            conn.executemany(
+                "INSERT OR IGNORE INTO unit_witnesses (scope, unit, witness) VALUES (?, ?, ?)",
+                changes.unit_observations,
+            )
 
 
 def open_sqlite_store(data_dir: Path, params: SketchParams, create: bool = True) -> SqliteStore:

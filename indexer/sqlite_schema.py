@@ -1,10 +1,9 @@
 """SQLite layout of the embedded index and the conversions between rows and records.
 
 Kept apart from `indexer.sqlite` (the adapter's behaviour) so each module holds one job.
-Layout: `postings` (one row per posting, sketch as little-endian int64 bytes, posted_at as UTC
-epoch microseconds, and an integer `rid` that keeps band rows small), `bands` (LSH band key ->
-posting rid, with posted_at copied in so a hot key
-is range-scanned inside the time window without touching `postings`), `clusters` (statistics
+Layout: `postings` (one row per posting, sketch and index keys as little-endian int64 bytes,
+posted_at as UTC epoch microseconds, an integer `rid` that names the posting in the in-memory
+key index `indexer.band_index`), `clusters` (statistics
 kept by `apply`), `aliases` (merged cluster ids -> live id), `merges` (history) and
 `unit_witnesses` (boilerplate statistics, see `indexer.boilerplate`). `meta`
 holds the schema version and sketch parameters, checked at open.
@@ -13,6 +12,7 @@ holds the schema version and sketch parameters, checked at open.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import fields
@@ -23,6 +23,8 @@ import numpy as np
 
 from indexer.minhash import Sketch
 from indexer.store import ClusterSummary, StoredPosting
+
+logger = logging.getLogger(__name__)
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MICRO = timedelta(microseconds=1)
@@ -37,6 +39,11 @@ Band-key rows land on random pages, so one ingest group of 256 postings dirties 
 pages and the default checkpointed at nearly every commit: at 10,000 the COMMIT share of
 ingest fell from 0.20 to 0.10 ms per posting (5,000 NHS ads). The WAL file grows to ~40 MB."""
 
+SCHEMA_VERSION = 3
+"""Version of the embedded layout (the engine's is `indexer.store.SCHEMA_VERSION`).
+3: no `bands` table: the keys are indexed in memory from `postings.band_keys`.
+2: boilerplate unit statistics (`unit_witnesses`)."""
+
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE postings (
@@ -48,9 +55,6 @@ CREATE TABLE postings (
     decision TEXT NOT NULL);
 CREATE INDEX postings_block ON postings(block_key, posted_at);
 CREATE INDEX postings_cluster ON postings(cluster_id, posted_at, id);
-CREATE TABLE bands (
-    key INTEGER NOT NULL, posted_at INTEGER NOT NULL, rid INTEGER NOT NULL,
-    PRIMARY KEY (key, posted_at, rid)) WITHOUT ROWID;
 CREATE TABLE clusters (
     id TEXT PRIMARY KEY, size INTEGER NOT NULL, first_seen INTEGER NOT NULL,
     last_seen INTEGER NOT NULL, canonical_id TEXT NOT NULL);
@@ -78,10 +82,20 @@ SELECT_LIGHT = (
     + ", ".join(f"p.{name}" for name in FIELDS if name not in ("document", "decision"))
     + " FROM postings p"
 )
+SELECT_CANDIDATE = SELECT_LIGHT.replace("SELECT ", "SELECT p.rid, ", 1)
 INSERT_POSTING = (
-    f"INSERT INTO postings ({', '.join(FIELDS)}, band_keys)"
-    f" VALUES ({', '.join(':' + name for name in FIELDS)}, :band_keys)"
+    f"INSERT INTO postings (rid, {', '.join(FIELDS)}, band_keys)"
+    f" VALUES (:rid, {', '.join(':' + name for name in FIELDS)}, :band_keys)"
 )
+
+
+def migrate_from_previous(conn: sqlite3.Connection, path: object) -> None:
+    """Bring a version-2 index to version 3 inside the caller's transaction: the per-key
+    `bands` rows are dropped (every posting row already holds its keys). The file keeps the
+    freed pages for later writes; `VACUUM` gives them back to the file system."""
+    conn.execute("DROP TABLE IF EXISTS bands")
+    conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+    logger.info("index %s migrated to layout %d (band rows dropped)", path, SCHEMA_VERSION)
 
 
 def to_micros(moment: datetime) -> int:
@@ -110,6 +124,7 @@ def to_json(value: dict[str, Any]) -> str:
 def row_to_posting(row: sqlite3.Row) -> StoredPosting:
     """A `postings` row (full, or light without document/decision) as a record."""
     values = dict(zip(row.keys(), row, strict=True))
+    values.pop("rid", None)
     values["posted_at"] = from_micros(row["posted_at"])
     values["sketch"] = np.frombuffer(row["sketch"], dtype="<i8").astype(np.int64)
     values["document"] = json.loads(values.get("document", "{}"))

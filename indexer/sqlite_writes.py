@@ -9,28 +9,21 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-import numpy as np
-
+from indexer.band_index import BandIndex
 from indexer.sqlite_schema import FIELDS, INSERT_POSTING, int64_bytes, to_json, to_micros
 from indexer.store import StoredPosting
 
 
-def remove_posting(conn: sqlite3.Connection, posting_id: str) -> list[str]:
-    """Delete a posting and its band rows; returns its cluster id (to refresh), if any."""
-    row = conn.execute(
-        "SELECT rid, cluster_id, posted_at, band_keys FROM postings WHERE id = ?", (posting_id,)
-    ).fetchone()
-    if row is None:
+def remove_posting(conn: sqlite3.Connection, bands: BandIndex, posting_id: str) -> list[str]:
+    """Delete a posting (and its keys from the key index); returns its cluster id (to
+    refresh), if any."""
+    row = conn.execute("SELECT rid, cluster_id FROM postings WHERE id = ?", (posting_id,))
+    found = row.fetchone()
+    if found is None:
         return []
-    # The key list stored with the posting addresses its band rows by primary key, which
-    # is cheaper than a second index on bands(posting_id).
-    keys = np.frombuffer(row["band_keys"], dtype="<i8").tolist()
-    conn.executemany(
-        "DELETE FROM bands WHERE key = ? AND posted_at = ? AND rid = ?",
-        [(key, row["posted_at"], row["rid"]) for key in keys],
-    )
-    conn.execute("DELETE FROM postings WHERE id = ?", (posting_id,))
-    return [row["cluster_id"]]
+    conn.execute("DELETE FROM postings WHERE rid = ?", (found[0],))
+    bands.stage_remove(int(found[0]))
+    return [found[1]]
 
 
 def merge_clusters(conn: sqlite3.Connection, absorbed: str, survivor: str, by: str) -> str:
@@ -59,11 +52,18 @@ def unalias(conn: sqlite3.Connection, cluster_id: str) -> str:
     return cluster_id if found is None else str(found[0])
 
 
-def insert_posting(conn: sqlite3.Connection, posting: StoredPosting, keys: Sequence[int]) -> str:
-    """Insert a posting and its band rows; returns the (unaliased) cluster it joined."""
+def insert_posting(
+    conn: sqlite3.Connection, bands: BandIndex, posting: StoredPosting, keys: Sequence[int]
+) -> str:
+    """Insert a posting, its keys in its row and in the key index; returns the (unaliased)
+    cluster it joined. The rid comes from the key index, which never hands one out twice
+    (SQLite would reuse the largest rowid after a delete)."""
     values = {name: getattr(posting, name) for name in FIELDS}
     unique_keys = list(dict.fromkeys(keys))
+    next_rowid = conn.execute("SELECT COALESCE(MAX(rid), 0) + 1 FROM postings").fetchone()[0]
+    rid = bands.allocate_rid(int(next_rowid))
     values.update(
+        rid=rid,
         cluster_id=unalias(conn, posting.cluster_id),
         posted_at=to_micros(posting.posted_at),
         sketch=int64_bytes(posting.sketch),
@@ -71,11 +71,8 @@ def insert_posting(conn: sqlite3.Connection, posting: StoredPosting, keys: Seque
         document=to_json(posting.document),
         decision=to_json(posting.decision),
     )
-    rid = conn.execute(INSERT_POSTING, values).lastrowid
-    conn.executemany(
-        "INSERT INTO bands (key, posted_at, rid) VALUES (?, ?, ?)",
-        [(key, values["posted_at"], rid) for key in unique_keys],
-    )
+    conn.execute(INSERT_POSTING, values)
+    bands.stage_add(rid, values["posted_at"], unique_keys)
     return str(values["cluster_id"])
 
 

@@ -37,14 +37,19 @@ class IncompatibleIndex(StoreError):
 
 
 def check_compatible(
-    where: str, stored_version: object, stored_params: dict[str, Any], params: SketchParams
+    where: str,
+    stored_version: object,
+    stored_params: dict[str, Any],
+    params: SketchParams,
+    version: int = SCHEMA_VERSION,
 ) -> None:
-    """Raise `IncompatibleIndex` unless an index's stored schema version and sketch parameters
-    are this code's: the one check every adapter runs at open, with one wording."""
-    if str(stored_version) != str(SCHEMA_VERSION):
+    """Raise `IncompatibleIndex` unless an index's stored schema version (`version`, the
+    adapter's own) and sketch parameters are this code's: the one check every adapter runs
+    at open, with one wording."""
+    if str(stored_version) != str(version):
         raise IncompatibleIndex(
             f"{where} has schema version {stored_version}, this service needs "
-            f"{SCHEMA_VERSION}; rebuild the index"
+            f"{version}; rebuild the index"
         )
     wanted = params.to_dict()
     differences = [

@@ -13,6 +13,7 @@ from indexer.minhash import SketchParams
 from indexer.sqlite import SqliteStore, open_sqlite_store
 from indexer.sqlite_schema import from_micros, to_micros
 from indexer.store import (
+    CandidateQuery,
     IncompatibleIndex,
     StoredPosting,
     StoreError,
@@ -160,3 +161,57 @@ def test_time_conversion_round_trips_and_treats_naive_as_utc() -> None:
     assert from_micros(to_micros(moment)) == moment
     assert to_micros(datetime(1970, 1, 1)) == 0
     assert from_micros(0).tzinfo is UTC
+
+
+def _keys_query(keys: list[int]) -> CandidateQuery:
+    return CandidateQuery(
+        band_keys=keys, block_key="", since=None, until=None, exclude_id=None, limit=10
+    )
+
+
+def test_a_version_2_index_is_migrated_and_keeps_its_candidates(tmp_path: Path) -> None:
+    path = tmp_path / "index.sqlite3"
+    store = SqliteStore(path, PARAMS)
+    store.apply(WriteSet(upserts=[(posting("a"), [11, 12]), (posting("b"), [12])]))
+    store.close()
+    conn = sqlite3.connect(path)
+    with conn:  # the version-2 layout: per-key rows beside the postings
+        conn.execute("CREATE TABLE bands (key INTEGER, posted_at INTEGER, rid INTEGER)")
+        conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    conn.close()
+    store = SqliteStore(path, PARAMS)
+    try:
+        assert [p.id for p in store.find_candidates(_keys_query([12, 11]))] == ["a", "b"]
+    finally:
+        store.close()
+    conn = sqlite3.connect(path)
+    try:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    finally:
+        conn.close()
+    assert "bands" not in tables and version[0] == "3"
+
+
+def test_a_failed_batch_leaves_no_key_behind_and_reopening_rebuilds_the_keys(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "index.sqlite3"
+    store = SqliteStore(path, PARAMS)
+    try:
+        store.apply(WriteSet(upserts=[(posting("kept"), [7])]))
+        with pytest.raises(RuntimeError), store.batch():
+            store.apply(WriteSet(upserts=[(posting("lost"), [7, 8])]))
+            store.apply(WriteSet(deletions=["kept"]))
+            assert [p.id for p in store.find_candidates(_keys_query([7]))] == ["lost"]
+            raise RuntimeError("the group fails before its commit")
+        assert [p.id for p in store.find_candidates(_keys_query([7, 8]))] == ["kept"]
+        store.apply(WriteSet(upserts=[(posting("kept"), [9])]))  # an update moves its keys
+        assert store.find_candidates(_keys_query([7])) == []
+    finally:
+        store.close()
+    store = SqliteStore(path, PARAMS)
+    try:
+        assert [p.id for p in store.find_candidates(_keys_query([9, 7]))] == ["kept"]
+    finally:
+        store.close()

@@ -1,0 +1,226 @@
+"""In-memory inverted index of band and lookup keys for the embedded store.
+
+Why not rows: with one SQLite row per (key, posting), every commit of a group of postings
+rewrote pages all over the `bands` b-tree (the keys are random 64-bit hashes), and that cost
+grew with the index. Here the keys of a posting live only in its own row (`band_keys` blob,
+written anyway), and this index is rebuilt from those blobs when the store opens (the one
+writer process holds it: `indexer.datadir_lock`).
+
+Layout: a few sorted runs of (key, rid) pairs in numpy arrays, merged like a size-tiered LSM
+tree so an insert costs amortised O(log n) array work, plus a small dict for the newest
+entries. Removed postings are masked by rid, never searched out of the runs: their entries
+go when a merge meets them. Rids are never reused while the index lives (the store hands out
+ids above every id it has seen), so a stale entry can only point at a dead rid.
+
+Transactions: the store's writes go through `stage` and become permanent at `commit`; a
+rolled-back transaction or savepoint drops what it staged (`rollback_to`), so the index
+always matches what SQLite holds after the transaction ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+_I64 = npt.NDArray[np.int64]
+_RECENT_LIMIT = 200_000
+"""Entries held in the dict before they are sorted into a run: ~4,000 postings of ~50 keys.
+A dict entry costs ~100 bytes, a run entry 16."""
+_NO_TIME = np.iinfo(np.int64).min
+
+
+@dataclass(frozen=True)
+class BandHits:
+    """Postings sharing keys with a query: rid, number of shared keys and posted_at (µs)."""
+
+    rids: _I64
+    shared: _I64
+    posted_at: _I64
+
+
+@dataclass
+class _Staged:
+    """One staged change: a posting's keys added, or a rid removed (keys None)."""
+
+    rid: int
+    posted_at: int
+    keys: tuple[int, ...] | None
+
+
+class BandIndex:
+    """Key -> postings, for the postings SQLite holds plus the open transaction's changes.
+
+    Not thread-safe by itself: the store calls it under its writer lock.
+    """
+
+    def __init__(self) -> None:
+        self._runs: list[tuple[_I64, _I64]] = []  # (keys sorted, rids), oldest/largest first
+        self._recent: dict[int, list[int]] = {}
+        self._recent_size = 0
+        self._posted = np.full(1024, _NO_TIME, dtype=np.int64)  # by rid; _NO_TIME: absent
+        self._next_rid = 1
+        self._staged: list[_Staged] = []
+        self._staged_keys: dict[int, list[int]] = {}
+        self._staged_posted: dict[int, int] = {}  # rid -> posted_at, or _NO_TIME if removed
+
+    # -- building ---------------------------------------------------------------------------
+
+    @classmethod
+    def build(cls, rows: Iterable[tuple[int, int, bytes]], max_rid: int) -> BandIndex:
+        """The index of stored postings given as (rid, posted_at µs, keys blob) rows."""
+        index = cls()
+        index._next_rid = max_rid + 1
+        index._grow(max_rid)
+        rid_list: list[int] = []
+        counts: list[int] = []
+        blobs: list[bytes] = []
+        for rid, posted_at, blob in rows:
+            index._posted[rid] = posted_at
+            rid_list.append(rid)
+            counts.append(len(blob) // 8)
+            blobs.append(blob)
+        if blobs:
+            keys = np.frombuffer(b"".join(blobs), dtype="<i8").astype(np.int64)
+            rids = np.repeat(np.asarray(rid_list, dtype=np.int64), counts)
+            index._runs.append(_sorted_run(keys, rids))
+        return index
+
+    @property
+    def entries(self) -> int:
+        """(key, rid) entries held, dead ones included until a merge drops them."""
+        return sum(len(k) for k, _ in self._runs) + self._recent_size
+
+    def allocate_rid(self, at_least: int) -> int:
+        """A rid never used by this index (and >= `at_least`, SQLite's own next rowid)."""
+        rid = max(self._next_rid, at_least)
+        self._next_rid = rid + 1
+        return rid
+
+    # -- transactions -------------------------------------------------------------------------
+
+    def stage_add(self, rid: int, posted_at: int, keys: Sequence[int]) -> None:
+        """A posting inserted by the open transaction (visible to `find` at once)."""
+        unique = tuple(dict.fromkeys(int(k) for k in keys))
+        self._staged.append(_Staged(rid, posted_at, unique))
+        self._apply_staged(self._staged[-1])
+
+    def stage_remove(self, rid: int) -> None:
+        """A posting deleted by the open transaction."""
+        self._staged.append(_Staged(rid, _NO_TIME, None))
+        self._apply_staged(self._staged[-1])
+
+    def mark(self) -> int:
+        """A savepoint: `rollback_to(mark)` drops what was staged after it."""
+        return len(self._staged)
+
+    def rollback_to(self, mark: int = 0) -> None:
+        """Forget the changes staged after `mark` (all of them for 0)."""
+        if mark >= len(self._staged):
+            return
+        kept = self._staged[:mark]
+        self._staged, self._staged_keys, self._staged_posted = [], {}, {}
+        for change in kept:
+            self._staged.append(change)
+            self._apply_staged(change)
+
+    def commit(self) -> None:
+        """Make the staged changes permanent (the transaction committed)."""
+        for change in self._staged:
+            if change.keys is None:
+                if change.rid < len(self._posted):
+                    self._posted[change.rid] = _NO_TIME
+                continue
+            self._grow(change.rid)
+            self._posted[change.rid] = change.posted_at
+            for key in change.keys:
+                self._recent.setdefault(key, []).append(change.rid)
+            self._recent_size += len(change.keys)
+        self._staged, self._staged_keys, self._staged_posted = [], {}, {}
+        if self._recent_size >= _RECENT_LIMIT:
+            self._flush_recent()
+
+    def _apply_staged(self, change: _Staged) -> None:
+        if change.keys is None:
+            self._staged_posted[change.rid] = _NO_TIME
+            return
+        self._staged_posted[change.rid] = change.posted_at
+        for key in change.keys:
+            self._staged_keys.setdefault(key, []).append(change.rid)
+
+    # -- queries ------------------------------------------------------------------------------
+
+    def find(self, keys: Sequence[int], since: int, until: int) -> BandHits:
+        """Live postings sharing at least one of `keys`, posted within [since, until]."""
+        query = np.unique(np.asarray(list(keys), dtype=np.int64))
+        parts: list[_I64] = []
+        for run_keys, run_rids in self._runs:
+            lo = np.searchsorted(run_keys, query, side="left")
+            hi = np.searchsorted(run_keys, query, side="right")
+            for start, stop in zip(lo[hi > lo].tolist(), hi[hi > lo].tolist(), strict=True):
+                parts.append(run_rids[start:stop])
+        extra: list[int] = []
+        for key in query.tolist():
+            extra += self._recent.get(key, ())
+            extra += self._staged_keys.get(key, ())
+        if extra:
+            parts.append(np.asarray(extra, dtype=np.int64))
+        if not parts:
+            empty = np.empty(0, dtype=np.int64)
+            return BandHits(empty, empty, empty)
+        rids, shared = np.unique(np.concatenate(parts), return_counts=True)
+        posted = self._posted_of(rids)
+        keep = (posted != _NO_TIME) & (posted >= since) & (posted <= until)
+        return BandHits(rids[keep], shared[keep].astype(np.int64), posted[keep])
+
+    def _posted_of(self, rids: _I64) -> _I64:
+        """posted_at of each rid as the open transaction sees it (_NO_TIME: not live)."""
+        inside = rids < len(self._posted)
+        posted = np.full(len(rids), _NO_TIME, dtype=np.int64)
+        posted[inside] = self._posted[rids[inside]]
+        if self._staged_posted:
+            for i, rid in enumerate(rids.tolist()):
+                if rid in self._staged_posted:
+                    posted[i] = self._staged_posted[rid]
+        return posted
+
+    # -- maintenance --------------------------------------------------------------------------
+
+    def _grow(self, rid: int) -> None:
+        if rid < len(self._posted):
+            return
+        size = max(rid + 1, 2 * len(self._posted))
+        grown = np.full(size, _NO_TIME, dtype=np.int64)
+        grown[: len(self._posted)] = self._posted
+        self._posted = grown
+
+    def _flush_recent(self) -> None:
+        """Sort the dict's entries into a run; merge runs while the newest is at least half
+        the size of the one before (so there are O(log n) runs, each entry merged O(log n)
+        times), dropping entries of removed postings on the way."""
+        keys = np.fromiter(
+            (k for k, rids in self._recent.items() for _ in rids),
+            dtype=np.int64,
+            count=self._recent_size,
+        )
+        rids = np.fromiter(
+            (r for found in self._recent.values() for r in found),
+            dtype=np.int64,
+            count=self._recent_size,
+        )
+        self._recent, self._recent_size = {}, 0
+        self._runs.append(_sorted_run(keys, rids))
+        while len(self._runs) > 1 and 2 * len(self._runs[-1][0]) >= len(self._runs[-2][0]):
+            newer_keys, newer_rids = self._runs.pop()
+            older_keys, older_rids = self._runs.pop()
+            merged_keys = np.concatenate([older_keys, newer_keys])
+            merged_rids = np.concatenate([older_rids, newer_rids])
+            live = self._posted[merged_rids] != _NO_TIME
+            self._runs.append(_sorted_run(merged_keys[live], merged_rids[live]))
+
+
+def _sorted_run(keys: _I64, rids: _I64) -> tuple[_I64, _I64]:
+    order = np.argsort(keys, kind="stable")
+    return keys[order], rids[order]
