@@ -30,6 +30,7 @@ from classifier.gazetteer import Place, resolve
 from classifier.places import location_parts
 from classifier.places import place_keys as place_keys  # re-exported: mutations uses it
 from indexer.language import DETECT_PREFIX_CHARS, detect_language, stop_words
+from indexer.shingles import token_hashes
 from indexer.text import (
     clean,
     normalise_company,
@@ -236,13 +237,14 @@ def description_markers(text: str) -> frozenset[str]:
 def _shingles(tokens: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Sorted unique hashes of the word 3-grams of the whole text and of its middle (see
     `MIN_JOB_TOKENS`), from one pass: the middle's 3-grams are a slice of the whole's before
-    sorting. Built from Python's string hash, cached on the token strings by the frozenset
-    above, so this costs a few vector operations; the values are only compared within one
-    process, never stored."""
+    sorting. Built from the index's memoised xxhash of each token
+    (`indexer.shingles.token_hashes`), not Python's string hash: that one is seeded per
+    process, and fields are extracted in preparation processes and compared in the deciding
+    one."""
     empty = np.empty(0, dtype=np.int64)
     if not tokens:
         return empty, empty
-    hashes = np.fromiter(map(hash, tokens), dtype=np.int64, count=len(tokens))
+    hashes = token_hashes(tokens).view(np.int64)
     if len(hashes) < SHINGLE_SIZE:
         return hashes[:1] ^ hashes[-1:], empty
     with np.errstate(over="ignore"):

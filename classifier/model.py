@@ -30,7 +30,7 @@ from classifier.features import (
     pair_features,
 )
 from classifier.fields import PostingFields, extract_fields
-from classifier.scoring import Candidate, Contribution, Remember
+from classifier.scoring import Analyser, Candidate, Contribution, Remember
 from indexer.minhash import SketchParams
 from indexer.prepare import PreparedPosting
 from indexer.store import StoredPosting
@@ -116,6 +116,7 @@ class LightGBMScorer:
     """
 
     name = "lightgbm"
+    analyser: Analyser | None = staticmethod(extract_fields)
 
     def __init__(
         self, booster: lgb.Booster, metadata: Mapping[str, Any], threshold: float | None = None
@@ -144,6 +145,10 @@ class LightGBMScorer:
         is False; a posting not in the memo must carry its document."""
         key = (posting.id, posting.content_hash)
         found = self._fields.get(key)
+        if found is None and isinstance(posting, PreparedPosting):
+            found = _prepared_fields(posting)
+            if found is not None and remember:
+                self._fields.put(key, found)
         if found is None:
             if not posting.document:
                 raise ValueError(f"posting {posting.id}: fields not memoised and no document")
@@ -224,6 +229,11 @@ class LightGBMScorer:
             Contribution(FEATURE_NAMES[i], float(row[0, i]), float(contributions[i]))
             for i in order[:top]
         ]
+
+
+def _prepared_fields(posting: PreparedPosting) -> PostingFields | None:
+    """The fields extracted while the posting was prepared (`analyser`), if any."""
+    return posting.analysis if isinstance(posting.analysis, PostingFields) else None
 
 
 def load_model(

@@ -49,6 +49,10 @@ class PreparedPosting:
     profile: UnitProfile
     unit_hashes: tuple[int | None, ...]
     boilerplate: tuple[bool, ...]
+    analysis: object = None
+    """What the scorer extracted from `document` while the posting was prepared
+    (`classifier.scoring.PairScorer.analyser`), so the deciding thread, which holds the
+    writer lock, does not extract it again; opaque here."""
 
     @property
     def index_keys(self) -> list[int]:

@@ -237,3 +237,40 @@ def test_missing_fields_are_empty() -> None:
     assert fields.salary is None
     assert fields.language is None
     assert fields.shingles.size == 0
+
+
+def test_fields_extracted_in_another_process_equal_this_process_fields() -> None:
+    """Fields are extracted in preparation processes and compared in the deciding one:
+    nothing in them may depend on the process (Python's string hash is seeded per process)."""
+    import dataclasses
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    import numpy as np
+
+    documents = [
+        {
+            "id": "p1",
+            "title": "Staff Nurse - Full Time",
+            "description": "We are looking for a staff nurse to join our busy ward team. "
+            "You will assess patients, plan care and support junior colleagues every day.",
+            "company": "Leeds Teaching Hospitals NHS Trust",
+            "location": "Leeds, LS9 7TF",
+            "salary": "£25,655 - £31,534 a year",
+        },
+        {
+            "id": "p2",
+            "title": "Développeur Python (H/F)",
+            "description": "Nous recherchons un développeur Python pour notre équipe données.",
+            "company": "Acme SAS",
+            "location": "Lyon",
+        },
+    ]
+    with ProcessPoolExecutor(1, mp_context=get_context("spawn")) as pool:
+        remote = list(pool.map(extract_fields, documents))
+    for document, there in zip(documents, remote, strict=True):
+        here = extract_fields(document)
+        for field in dataclasses.fields(here):
+            a, b = getattr(here, field.name), getattr(there, field.name)
+            same = np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
+            assert same, field.name
