@@ -196,6 +196,18 @@ class BandIndex:
         grown[: len(self._posted)] = self._posted
         self._posted = grown
 
+    def compact(self) -> None:
+        """One run of the live entries only (after a retention pass removed many postings):
+        the memory of expired entries goes back now rather than at later merges."""
+        if self._recent_size:
+            self._flush_recent()
+        if not self._runs:
+            return
+        keys = np.concatenate([k for k, _ in self._runs])
+        rids = np.concatenate([r for _, r in self._runs])
+        live = self._posted[rids] != _NO_TIME
+        self._runs = [_sorted_run(keys[live], rids[live])]
+
     def _flush_recent(self) -> None:
         """Sort the dict's entries into a run; merge runs while the newest is at least half
         the size of the one before (so there are O(log n) runs, each entry merged O(log n)

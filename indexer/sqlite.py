@@ -16,6 +16,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +104,9 @@ class SqliteStore:
         conn = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        # Before WAL initialises a new file (later, and on existing files, a no-op): retention
+        # gives freed pages back to the file system (`expire`).
+        conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
@@ -541,6 +545,37 @@ class SqliteStore:
                 raise
             if not in_batch and bands is not None:
                 bands.commit()
+
+    def expire(self, before: datetime, chunk: int = 500) -> int:
+        """Retention: delete the postings posted before `before`, oldest first, `chunk` per
+        transaction (each an `apply`, so clusters stay consistent and a crash loses at most
+        the chunk in flight, never half of one). Then the freed pages go back to the file
+        system (incremental auto-vacuum; a file migrated from layout 2 keeps them for reuse)
+        and the key index drops the expired entries."""
+        cutoff = to_micros(before)
+        deleted = 0
+        while True:
+            with self._lock:
+                rows = self._rows(
+                    "find expired postings",
+                    "SELECT id FROM postings WHERE posted_at < ? ORDER BY posted_at, id LIMIT ?",
+                    (cutoff, chunk),
+                )
+                if not rows:
+                    break
+                self.apply(WriteSet(deletions=[row[0] for row in rows]))
+            deleted += len(rows)
+        if deleted:
+            with self._lock, self._connection("give back free pages") as conn:
+                # executescript steps the pragma to its end; execute() frees one page
+                conn.executescript("PRAGMA incremental_vacuum;")
+                # The WAL holds the shrunk pages until a checkpoint moves them: now, and
+                # truncating the WAL file too (a reader still in an old snapshot only
+                # makes it partial; the next automatic checkpoint finishes it).
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+                if self._bands is not None:
+                    self._bands.compact()
+        return deleted
 
     @staticmethod
     def _write(conn: sqlite3.Connection, bands: BandIndex, changes: WriteSet) -> None:

@@ -41,7 +41,8 @@ ingest fell from 0.20 to 0.10 ms per posting (5,000 NHS ads). The WAL file grows
 
 SCHEMA_VERSION = 3
 """Version of the embedded layout (the engine's is `indexer.store.SCHEMA_VERSION`).
-3: no `bands` table: the keys are indexed in memory from `postings.band_keys`.
+3: no `bands` table: the keys are indexed in memory from `postings.band_keys`; an index on
+   `postings(posted_at)` for retention (`expire`); new files use incremental auto-vacuum.
 2: boilerplate unit statistics (`unit_witnesses`)."""
 
 SCHEMA = """
@@ -55,6 +56,7 @@ CREATE TABLE postings (
     decision TEXT NOT NULL);
 CREATE INDEX postings_block ON postings(block_key, posted_at);
 CREATE INDEX postings_cluster ON postings(cluster_id, posted_at, id);
+CREATE INDEX postings_posted ON postings(posted_at);
 CREATE TABLE clusters (
     id TEXT PRIMARY KEY, size INTEGER NOT NULL, first_seen INTEGER NOT NULL,
     last_seen INTEGER NOT NULL, canonical_id TEXT NOT NULL);
@@ -92,8 +94,10 @@ INSERT_POSTING = (
 def migrate_from_previous(conn: sqlite3.Connection, path: object) -> None:
     """Bring a version-2 index to version 3 inside the caller's transaction: the per-key
     `bands` rows are dropped (every posting row already holds its keys). The file keeps the
-    freed pages for later writes; `VACUUM` gives them back to the file system."""
+    freed pages for later writes (a file created before layout 3 has no incremental
+    auto-vacuum: `VACUUM` gives its free pages back to the file system)."""
     conn.execute("DROP TABLE IF EXISTS bands")
+    conn.execute("CREATE INDEX IF NOT EXISTS postings_posted ON postings(posted_at)")
     conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
     logger.info("index %s migrated to layout %d (band rows dropped)", path, SCHEMA_VERSION)
 

@@ -268,6 +268,12 @@ class IndexStore(Protocol):
         `batch()`, atomically and committed when the batch exits)."""
         ...
 
+    def expire(self, before: datetime, chunk: int = 500) -> int:
+        """Retention: delete every posting posted before `before`, `chunk` postings per
+        atomic apply (clusters refreshed as for any deletion: an emptied cluster goes, a
+        cluster that lost its canonical gets the next member); returns how many went."""
+        ...
+
     def resolve_cluster(self, cluster_id: str) -> str | None:
         """The live cluster id for an id or an alias of a merged cluster; None if unknown."""
         ...

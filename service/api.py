@@ -31,6 +31,7 @@ from service.factory import build_deduplicator
 from service.memory import LARGE_REQUEST_CHARS, release_free_memory
 from service.metrics import Metrics
 from service.pipeline import Deduplicator
+from service.retention import RetentionThread
 from service.schemas import (
     MAX_BATCH,
     ClusterOut,
@@ -107,7 +108,16 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
         # Before the server accepts a connection: /ready is never 200 while the first
         # request would still pay for loading models and language data.
         warm_up(dedup)
+        retention = (
+            None
+            if settings.retention_days is None
+            else RetentionThread(dedup, settings.retention_days, settings.retention_every_s)
+        )
+        if retention is not None:
+            retention.start()
         yield
+        if retention is not None:
+            retention.stop()
         dedup.store.close()
 
     app = FastAPI(

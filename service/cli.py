@@ -30,6 +30,7 @@ from indexer.store import StoreError
 from service.errors import validation_details
 from service.factory import ConfigurationError, build_deduplicator, build_scorer
 from service.preparation import die_with_parent
+from service.retention import cutoff, parse_moment
 from service.schemas import Posting
 from service.settings import Settings
 
@@ -74,6 +75,15 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         help="processes that clean and sketch ahead of the decisions (default 1; 0: all in"
         " this process)",
+    )
+
+    expire = sub.add_parser("expire", help="delete postings posted before a date (retention)")
+    _add_common(expire)
+    expire.add_argument(
+        "--before",
+        type=parse_moment,
+        help="ISO date or datetime (a date is its midnight UTC); default: now minus"
+        " JOBDEDUP_RETENTION_DAYS",
     )
 
     export = sub.add_parser("export", help="write {id, cluster_id, duplicate_of} per posting")
@@ -220,16 +230,40 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                 if out is not None:
                     out.write(json.dumps(decision.to_dict(), ensure_ascii=False) + "\n")
         elapsed = time.perf_counter() - started
+        if settings.retention_days is not None and not args.dry_run:
+            counts["expired"] = dedup.expire(cutoff(settings.retention_days))
         stats = dedup.store.stats()
     finally:
         dedup.store.close()
-    valid = sum(v for k, v in counts.items() if k != "invalid")
+    valid = sum(v for k, v in counts.items() if k not in ("invalid", "expired"))
     rate = valid / elapsed if elapsed > 0 else 0.0
     print(
         f"postings {valid}  new {counts['new']}  duplicates {counts['duplicate']}  "
         f"updated {counts['updated']}  unchanged {counts['unchanged']}  "
         f"invalid lines {counts['invalid']}  clusters {stats.clusters}  "
-        f"elapsed {elapsed:.1f}s  rate {rate:.0f} postings/s",
+        f"elapsed {elapsed:.1f}s  rate {rate:.0f} postings/s"
+        + (f"  expired {counts['expired']}" if "expired" in counts else ""),
+        file=sys.stderr,
+    )
+    return 0
+
+
+def cmd_expire(args: argparse.Namespace) -> int:
+    """Delete the postings posted before --before (or the retention cutoff)."""
+    settings = settings_from(args)
+    before = args.before
+    if before is None and settings.retention_days is None:
+        print("jobdedup expire: give --before DATE or set JOBDEDUP_RETENTION_DAYS", file=sys.stderr)
+        return 2
+    dedup = build_deduplicator(settings)
+    try:
+        deleted = dedup.expire(before or cutoff(settings.retention_days or 0))
+        stats = dedup.store.stats()
+    finally:
+        dedup.store.close()
+    print(
+        f"expired {deleted} postings; {stats.postings} postings in {stats.clusters} clusters"
+        " remain",
         file=sys.stderr,
     )
     return 0
@@ -389,6 +423,7 @@ _COMMANDS = {
     "serve": cmd_serve,
     "ingest": cmd_ingest,
     "export": cmd_export,
+    "expire": cmd_expire,
     "evaluate": cmd_evaluate,
     "train": cmd_train,
 }

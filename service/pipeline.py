@@ -418,6 +418,12 @@ class Deduplicator:
         logger.info("deleted posting id=%s", posting_id)
         return True
 
+    def expire(self, before: datetime) -> int:
+        """Delete every posting posted before `before` (retention); returns how many."""
+        deleted = self.store.expire(before)
+        logger.info("expired %d postings posted before %s", deleted, before.isoformat())
+        return deleted
+
     def posting(self, posting_id: str) -> tuple[StoredPosting, str | None] | None:
         """An indexed posting and the current canonical of its cluster (None if itself)."""
         found = self.store.get_posting(posting_id)

@@ -38,6 +38,10 @@ class Settings(BaseSettings):
     max_candidates: int = Field(default=50, ge=1, le=1000)
     verify_min_overlap: float = Field(default=0.2, ge=0.0, le=1.0)
     boilerplate: bool = True  # learn boilerplate units and leave them out of sketches
+    # Retention (service/retention.py): postings posted more than this many days ago are
+    # deleted by `serve` (at start-up, then every `retention_every_s`) and after `ingest`.
+    retention_days: int | None = Field(default=None, ge=1, le=36_500)
+    retention_every_s: float = Field(default=3600.0, gt=0, le=86_400 * 7)
 
     seed: int = 1
     num_perm: int = Field(default=128, ge=8, le=1024)

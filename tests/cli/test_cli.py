@@ -450,3 +450,48 @@ def test_console_script_missing_file_exits_2(tmp_path: Path) -> None:
 
     assert result.returncode == 2
     assert "no such file" in result.stderr
+
+
+def _export(index: Path, out: Path) -> list[dict[str, Any]]:
+    assert main(["export", "--data-dir", str(index), "--out", str(out)]) == 0
+    return _read_jsonl(out)
+
+
+def test_expire_before_a_date_keeps_the_later_postings_and_their_clusters(
+    postings_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    index = tmp_path / "index"
+    assert _ingest(postings_file, "--data-dir", str(index)) == 0
+    capsys.readouterr()
+
+    assert main(["expire", "--data-dir", str(index), "--before", "2024-03-03"]) == 0
+
+    assert "expired 2 postings; 2 postings in 2 clusters remain" in capsys.readouterr().err
+    # indeed-1001 (1 March) and indeed-1002 (2 March) are gone; the re-post of indeed-1001
+    # is now the first of its cluster, which keeps its id.
+    assert _export(index, tmp_path / "after.jsonl") == [
+        {"id": "linkedin-77", "cluster_id": "indeed-1001", "duplicate_of": None},
+        {"id": "reed-3003", "cluster_id": "reed-3003", "duplicate_of": None},
+    ]
+
+
+def test_ingest_applies_the_retention_setting_and_expire_needs_a_date(
+    postings_file: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    index = tmp_path / "index"
+    assert main(["expire", "--data-dir", str(index)]) == 2
+    assert "give --before DATE or set JOBDEDUP_RETENTION_DAYS" in capsys.readouterr().err
+
+    monkeypatch.setenv("JOBDEDUP_RETENTION_DAYS", "30")  # every fixture is from 2024
+    assert _ingest(postings_file, "--data-dir", str(index)) == 0
+    assert capsys.readouterr().err.rstrip().endswith("expired 4")
+    assert _export(index, tmp_path / "after.jsonl") == []
+
+
+def test_expire_rejects_a_date_it_cannot_read(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["expire", "--data-dir", str(tmp_path), "--before", "last tuesday"])
+    assert exited.value.code == 2

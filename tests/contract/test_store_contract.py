@@ -163,6 +163,27 @@ def test_deletion_removes_posting_keys_and_empty_cluster(store: IndexStore) -> N
     assert store.stats().postings == 1
 
 
+def test_expire_deletes_what_was_posted_before_and_keeps_clusters_consistent(
+    store: IndexStore,
+) -> None:
+    upsert(store, posting("old-alone", cluster="c-alone", posted=day(0)), [1])
+    upsert(store, posting("old-first", cluster="c-shared", posted=day(1)), [1])
+    upsert(store, posting("kept-second", cluster="c-shared", posted=day(3)), [1])
+    upsert(store, posting("kept-new", cluster="c-new", posted=day(4)), [1])
+
+    assert store.expire(day(2), chunk=1) == 2  # chunk by chunk: every one of them goes
+    assert store.expire(day(2)) == 0
+
+    assert store.get_posting("old-alone") is None and store.get_posting("old-first") is None
+    assert store.get_cluster("c-alone") is None
+    shared = store.get_cluster("c-shared")
+    assert shared is not None and shared.size == 1
+    assert shared.canonical_id == "kept-second" and shared.first_seen == day(3)
+    assert ids(store.find_candidates(query([1]))) == ["kept-second", "kept-new"]
+    assert [a.id for a in store.iter_assignments()] == ["kept-new", "kept-second"]
+    assert store.stats().postings == 2
+
+
 # -- candidates -------------------------------------------------------------------------------
 
 

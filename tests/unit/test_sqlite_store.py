@@ -215,3 +215,36 @@ def test_a_failed_batch_leaves_no_key_behind_and_reopening_rebuilds_the_keys(
         assert [p.id for p in store.find_candidates(_keys_query([9, 7]))] == ["kept"]
     finally:
         store.close()
+
+
+def test_expire_gives_pages_back_to_the_file_system_and_drops_key_entries(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "index.sqlite3"
+    store = SqliteStore(path, PARAMS)
+    try:
+        for n in range(300):
+            item = posting(f"p{n:03d}", cluster=f"c{n}")
+            item = StoredPosting(
+                **{
+                    **vars(item),
+                    "posted_at": from_micros(to_micros(T0) + n * 60_000_000),
+                    "document": {"description": f"{n} " + "x" * 4000},
+                }
+            )
+            store.apply(WriteSet(upserts=[(item, [n, 1000 + n, 7])]))
+    finally:
+        store.close()  # the last connection checkpoints: the file holds every page
+    size_before = path.stat().st_size
+    store = SqliteStore(path, PARAMS)
+    try:
+        assert store.find_candidates(_keys_query([7])) != []
+        entries_before = store._bands.entries if store._bands else 0
+
+        assert store.expire(from_micros(to_micros(T0) + 290 * 60_000_000)) == 290
+
+        assert path.stat().st_size < 0.25 * size_before
+        assert store._bands is not None and store._bands.entries == 30 < entries_before
+        assert len(store.find_candidates(CandidateQuery([7], "", None, None, None, 50))) == 10
+    finally:
+        store.close()
