@@ -3,12 +3,14 @@
 The one place where a posting's verdict is decided; the HTTP API and the CLI both call it. The
 CPU-heavy preparation runs outside the store's writer lock; candidate search, scoring and the
 write run inside it, so a near-duplicate sent concurrently with its original always sees it.
+Postings sent one per request are decided in groups of those in flight together, one commit
+per group (`service.group_commit`); bulk ingest groups its stream the same way.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from datetime import UTC, datetime, timedelta
 from itertools import islice
@@ -31,6 +33,7 @@ from indexer.store import (
     WriteSet,
 )
 from service.decisions import Decision, PairVerdict, PipelineConfig, ScoredCandidate
+from service.group_commit import GroupCommitter
 from service.preparation import prepare_ahead, prepare_posting
 from service.schemas import Posting
 
@@ -73,6 +76,9 @@ class Deduplicator:
         self.scorer = scorer
         self.config = config or PipelineConfig()
         self._clock = clock
+        self._committer: GroupCommitter[tuple[PreparedPosting, dict[str, float]], Decision] = (
+            GroupCommitter(self._decide_group)
+        )
 
     @property
     def merge_threshold(self) -> float:
@@ -97,7 +103,10 @@ class Deduplicator:
         candidate (computed after the write, outside the lock; not stored)."""
         timings: dict[str, float] = {}
         prepared = self.prepare(posting, timings)
-        decision = self._decide_and_write(prepared, timings, dry_run)
+        if dry_run:
+            decision = self._decide_and_write(prepared, timings, dry_run)
+        else:  # decided and committed with the requests in flight beside it
+            decision = self._committer.submit((prepared, timings))
         if explain and decision.candidates:
             best = max(decision.candidates, key=lambda c: c.score)
             other = self.store.get_posting(best.id)
@@ -175,6 +184,13 @@ class Deduplicator:
                     self._decide_and_write(p, t, dry_run) for p, t in islice(pending, group - 1)
                 ]
             yield from decisions
+
+    def _decide_group(
+        self, items: Sequence[tuple[PreparedPosting, dict[str, float]]]
+    ) -> list[Decision]:
+        """Decide and write prepared postings in order, as one store batch (one commit)."""
+        with self.store.batch():
+            return [self._decide_and_write(p, t, False) for p, t in items]
 
     def _decide_and_write(
         self, prepared: PreparedPosting, timings: dict[str, float], dry_run: bool
