@@ -6,9 +6,10 @@ grew with the index. Here the keys of a posting live only in its own row (`band_
 written anyway), and this index is rebuilt from those blobs when the store opens (the one
 writer process holds it: `indexer.datadir_lock`).
 
-Layout: a few sorted runs of (key, rid) pairs in numpy arrays, merged like a size-tiered LSM
-tree so an insert costs amortised O(log n) array work, plus a small dict for the newest
-entries. Removed postings are masked by rid, never searched out of the runs: their entries
+Layout: a few sorted runs of (key, rid) pairs in numpy arrays, one more per commit, merged
+like a size-tiered LSM tree so an insert costs amortised O(log n) array work (a dict of the
+newest entries, tried first, cost 4% of NHS ingest in its per-key Python loop). Removed
+postings are masked by rid, never searched out of the runs: their entries
 go when a merge meets them. Rids are never reused while the index lives (the store hands out
 ids above every id it has seen), so a stale entry can only point at a dead rid.
 
@@ -26,9 +27,6 @@ import numpy as np
 import numpy.typing as npt
 
 _I64 = npt.NDArray[np.int64]
-_RECENT_LIMIT = 200_000
-"""Entries held in the dict before they are sorted into a run: ~4,000 postings of ~50 keys.
-A dict entry costs ~100 bytes, a run entry 16."""
 _NO_TIME = np.iinfo(np.int64).min
 
 
@@ -58,8 +56,6 @@ class BandIndex:
 
     def __init__(self) -> None:
         self._runs: list[tuple[_I64, _I64]] = []  # (keys sorted, rids), oldest/largest first
-        self._recent: dict[int, list[int]] = {}
-        self._recent_size = 0
         self._posted = np.full(1024, _NO_TIME, dtype=np.int64)  # by rid; _NO_TIME: absent
         self._next_rid = 1
         self._staged: list[_Staged] = []
@@ -91,7 +87,7 @@ class BandIndex:
     @property
     def entries(self) -> int:
         """(key, rid) entries held, dead ones included until a merge drops them."""
-        return sum(len(k) for k, _ in self._runs) + self._recent_size
+        return sum(len(k) for k, _ in self._runs)
 
     def allocate_rid(self, at_least: int) -> int:
         """A rid never used by this index (and >= `at_least`, SQLite's own next rowid)."""
@@ -127,7 +123,11 @@ class BandIndex:
             self._apply_staged(change)
 
     def commit(self) -> None:
-        """Make the staged changes permanent (the transaction committed)."""
+        """Make the staged changes permanent (the transaction committed): the added keys
+        become one more sorted run (merged as the module docstring says)."""
+        rids: list[int] = []
+        counts: list[int] = []
+        keys: list[int] = []
         for change in self._staged:
             if change.keys is None:
                 if change.rid < len(self._posted):
@@ -135,12 +135,15 @@ class BandIndex:
                 continue
             self._grow(change.rid)
             self._posted[change.rid] = change.posted_at
-            for key in change.keys:
-                self._recent.setdefault(key, []).append(change.rid)
-            self._recent_size += len(change.keys)
+            rids.append(change.rid)
+            counts.append(len(change.keys))
+            keys += change.keys
         self._staged, self._staged_keys, self._staged_posted = [], {}, {}
-        if self._recent_size >= _RECENT_LIMIT:
-            self._flush_recent()
+        if keys:
+            self._add_run(
+                np.asarray(keys, dtype=np.int64),
+                np.repeat(np.asarray(rids, dtype=np.int64), counts),
+            )
 
     def _apply_staged(self, change: _Staged) -> None:
         if change.keys is None:
@@ -163,7 +166,6 @@ class BandIndex:
                 parts.append(run_rids[start:stop])
         extra: list[int] = []
         for key in query.tolist():
-            extra += self._recent.get(key, ())
             extra += self._staged_keys.get(key, ())
         if extra:
             parts.append(np.asarray(extra, dtype=np.int64))
@@ -199,8 +201,6 @@ class BandIndex:
     def compact(self) -> None:
         """One run of the live entries only (after a retention pass removed many postings):
         the memory of expired entries goes back now rather than at later merges."""
-        if self._recent_size:
-            self._flush_recent()
         if not self._runs:
             return
         keys = np.concatenate([k for k, _ in self._runs])
@@ -208,21 +208,10 @@ class BandIndex:
         live = self._posted[rids] != _NO_TIME
         self._runs = [_sorted_run(keys[live], rids[live])]
 
-    def _flush_recent(self) -> None:
-        """Sort the dict's entries into a run; merge runs while the newest is at least half
-        the size of the one before (so there are O(log n) runs, each entry merged O(log n)
-        times), dropping entries of removed postings on the way."""
-        keys = np.fromiter(
-            (k for k, rids in self._recent.items() for _ in rids),
-            dtype=np.int64,
-            count=self._recent_size,
-        )
-        rids = np.fromiter(
-            (r for found in self._recent.values() for r in found),
-            dtype=np.int64,
-            count=self._recent_size,
-        )
-        self._recent, self._recent_size = {}, 0
+    def _add_run(self, keys: _I64, rids: _I64) -> None:
+        """Add a run; merge runs while the newest is at least half the size of the one
+        before (so there are O(log n) runs and each entry is merged O(log n) times),
+        dropping entries of removed postings on the way."""
         self._runs.append(_sorted_run(keys, rids))
         while len(self._runs) > 1 and 2 * len(self._runs[-1][0]) >= len(self._runs[-2][0]):
             newer_keys, newer_rids = self._runs.pop()

@@ -8,7 +8,6 @@ import random
 import numpy as np
 import pytest
 
-from indexer import band_index
 from indexer.band_index import BandIndex
 
 
@@ -28,12 +27,9 @@ def _found(index: BandIndex, keys: list[int], since: int, until: int) -> dict[in
     return dict(zip(hits.rids.tolist(), hits.shared.tolist(), strict=True))
 
 
-@pytest.mark.parametrize("recent_limit", [7, 50, 1_000_000])
-def test_matches_a_brute_force_scan_through_flushes_merges_and_removals(
-    monkeypatch: pytest.MonkeyPatch, recent_limit: int
-) -> None:
-    monkeypatch.setattr(band_index, "_RECENT_LIMIT", recent_limit)
-    rng = random.Random(3)
+@pytest.mark.parametrize("commit_every", [1, 5, 37])
+def test_matches_a_brute_force_scan_through_runs_merges_and_removals(commit_every: int) -> None:
+    rng = random.Random(commit_every)
     index = BandIndex()
     live: dict[int, tuple[int, set[int]]] = {}
     for step in range(600):
@@ -47,7 +43,7 @@ def test_matches_a_brute_force_scan_through_flushes_merges_and_removals(
             posted = rng.randrange(0, 100)
             index.stage_add(rid, posted, sorted(keys))
             live[rid] = (posted, keys)
-        if step % 5 == 4:
+        if step % commit_every == commit_every - 1:
             index.commit()
         query = [rng.randrange(-40, 40) for _ in range(4)]
         since = rng.randrange(0, 50)
@@ -67,6 +63,7 @@ def test_rollback_to_a_mark_drops_only_what_came_after_it() -> None:
     index.rollback_to(0)
     assert _found(index, [5, 6], 0, 20) == {1: 2}
     index.commit()  # nothing staged is left to commit
+    index.compact()
     assert _found(index, [5, 6], 0, 20) == {1: 2}
 
 
