@@ -8,9 +8,11 @@ ones before it exactly as if they had come one by one. The others wait for their
 commit; when the leader is done and more requests have queued meanwhile, it hands the lead to
 the first of them. Nothing is answered before its group is durable.
 
-A group that fails as a whole (a store error, one posting that cannot be decided) is retried
-one posting per group, so one bad posting fails alone and an outage fails each request with
-its own error; nothing of a failed group was stored (a batch is one transaction).
+A group that fails is retried one posting per group, so a posting that cannot be decided
+fails alone; nothing of a failed group was stored (a batch is one transaction). A shared
+failure (the store unavailable) is not retried: it fails the group and every request that
+queued while the group ran, at once, so that during an outage no request waits for more than
+one store timeout (each queued request would otherwise wait for the groups before its own).
 """
 
 from __future__ import annotations
@@ -41,8 +43,13 @@ class _Slot(Generic[_In, _Out]):
 class GroupCommitter(Generic[_In, _Out]):
     """Runs `run_group` over the requests queued at once, leader-follower style."""
 
-    def __init__(self, run_group: Callable[[Sequence[_In]], list[_Out]]) -> None:
+    def __init__(
+        self,
+        run_group: Callable[[Sequence[_In]], list[_Out]],
+        shared_failure: Callable[[BaseException], bool] = lambda _: False,
+    ) -> None:
         self._run_group = run_group
+        self._shared_failure = shared_failure
         self._lock = threading.Lock()
         self._queue: list[_Slot[_In, _Out]] = []
         self._leading = False
@@ -71,7 +78,13 @@ class GroupCommitter(Generic[_In, _Out]):
         with self._lock:
             group, self._queue = self._queue[:MAX_GROUP], self._queue[MAX_GROUP:]
         try:
-            self._decide(group)
+            failure = self._decide(group)
+            if failure is not None:  # the store is down: who queued meanwhile fails too
+                with self._lock:
+                    queued, self._queue = self._queue, []
+                for slot in queued:
+                    slot.error = failure
+                group += queued
         finally:
             with self._lock:
                 successor = self._queue[0] if self._queue else None
@@ -82,15 +95,18 @@ class GroupCommitter(Generic[_In, _Out]):
                 successor.lead = True
                 successor.done.set()
 
-    def _decide(self, group: list[_Slot[_In, _Out]]) -> None:
+    def _decide(self, group: list[_Slot[_In, _Out]]) -> BaseException | None:
+        """Results or errors into the group's slots; the error if it is a shared failure."""
         try:
             results = self._run_group([slot.item for slot in group])
         except BaseException as exc:
-            if len(group) == 1:
-                group[0].error = exc
-                return
+            if len(group) == 1 or self._shared_failure(exc):
+                for slot in group:
+                    slot.error = exc
+                return exc if self._shared_failure(exc) else None
             for slot in group:  # alone, so only what fails fails
                 self._decide([slot])
-            return
+            return None
         for slot, result in zip(group, results, strict=True):
             slot.result = result
+        return None

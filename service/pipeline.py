@@ -30,6 +30,7 @@ from indexer.store import (
     IndexStore,
     Merge,
     StoredPosting,
+    StoreUnavailable,
     WriteSet,
 )
 from service.decisions import Decision, PairVerdict, PipelineConfig, ScoredCandidate
@@ -77,7 +78,7 @@ class Deduplicator:
         self.config = config or PipelineConfig()
         self._clock = clock
         self._committer: GroupCommitter[tuple[PreparedPosting, dict[str, float]], Decision] = (
-            GroupCommitter(self._decide_group)
+            GroupCommitter(self._decide_group, lambda exc: isinstance(exc, StoreUnavailable))
         )
 
     @property

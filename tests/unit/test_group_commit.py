@@ -38,7 +38,7 @@ def _submit_all(committer: GroupCommitter[int, int], count: int) -> dict[int, ob
         start.wait()
         try:
             results[item] = committer.submit(item)
-        except ValueError as exc:
+        except Exception as exc:  # each caller's own error is the result
             results[item] = exc
 
     threads = [threading.Thread(target=one, args=(n,)) for n in range(count)]
@@ -77,3 +77,23 @@ def test_a_lone_request_is_decided_at_once() -> None:
     committer = GroupCommitter(recorder)
     assert [committer.submit(n) for n in range(3)] == [0, 10, 20]
     assert recorder.groups == [[0], [1], [2]]
+
+
+class Outage(Exception):
+    """Stands for the store being unavailable."""
+
+
+def test_a_shared_failure_fails_the_group_and_the_queue_without_retrying_each() -> None:
+    calls: list[list[int]] = []
+
+    def down(items: Sequence[int]) -> list[int]:
+        calls.append(list(items))
+        time.sleep(0.05)  # one store timeout
+        raise Outage("store unavailable")
+
+    committer = GroupCommitter(down, lambda exc: isinstance(exc, Outage))
+    started = time.monotonic()
+    results = _submit_all(committer, 20)
+    assert all(isinstance(r, Outage) for r in results.values()) and len(results) == 20
+    assert len(calls) <= 3  # not 20 retries one by one behind each other
+    assert time.monotonic() - started < 0.5
