@@ -47,6 +47,13 @@ token (token sets, shingle arrays: 0.33 MB for a 60 kB ad of 9,267 tokens, trace
 8,192 entries of large ads held over 1 GB after one 61 MB batch. 1.5M tokens are about 55 MB,
 3,800 NHS ads of median length (397 tokens)."""
 _ENTRY_OVERHEAD_TOKENS = 50  # sets and arrays cost something even for a short ad
+MEMO_BYTES_PER_TOKEN = 37
+"""What a memoised description token costs in memory (`FIELD_CACHE_TOKENS`), to turn a
+memory budget (`JOBDEDUP_FIELD_MEMO_MB`) into tokens: 8M tokens added 284 MB of peak RSS in
+`bench/growth.py`."""
+MEMO_TOKENS_PER_ENTRY = 180
+"""Entries allowed per memo token budget: about half the median NHS ad (397 tokens), so the
+token bound, not the entry count, is what binds."""
 
 
 class ClassifierError(Exception):
@@ -119,13 +126,19 @@ class LightGBMScorer:
     analyser: Analyser | None = staticmethod(extract_fields)
 
     def __init__(
-        self, booster: lgb.Booster, metadata: Mapping[str, Any], threshold: float | None = None
+        self,
+        booster: lgb.Booster,
+        metadata: Mapping[str, Any],
+        threshold: float | None = None,
+        memo_tokens: int = FIELD_CACHE_TOKENS,
     ) -> None:
         self.booster = booster
         self.metadata = dict(metadata)
         self._threshold = float(metadata["threshold"] if threshold is None else threshold)
         self._lock = threading.Lock()
-        self._fields = _FieldCache(FIELD_CACHE_SIZE)
+        self._fields = _FieldCache(
+            max(FIELD_CACHE_SIZE, memo_tokens // MEMO_TOKENS_PER_ENTRY), memo_tokens
+        )
 
     @property
     def version(self) -> str:
@@ -237,7 +250,9 @@ def _prepared_fields(posting: PreparedPosting) -> PostingFields | None:
 
 
 def load_model(
-    directory: Path = DEFAULT_MODEL_DIR, threshold: float | None = None
+    directory: Path = DEFAULT_MODEL_DIR,
+    threshold: float | None = None,
+    memo_tokens: int = FIELD_CACHE_TOKENS,
 ) -> LightGBMScorer:
     """Load an artifact directory, checking its features against the code.
 
@@ -255,7 +270,7 @@ def load_model(
     if tuple(booster.feature_name()) != FEATURE_NAMES:
         raise ModelMismatch(f"{model_file} was trained on other feature columns than the code")
     gazetteer.index()  # the place features need it: built now (about 1 s), not by a request
-    return LightGBMScorer(booster, metadata, threshold)
+    return LightGBMScorer(booster, metadata, threshold, memo_tokens)
 
 
 def check_compatible(metadata: Mapping[str, Any]) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from classifier.model import DEFAULT_MODEL_DIR, load_model
+from classifier.model import DEFAULT_MODEL_DIR, MEMO_BYTES_PER_TOKEN, load_model
 from classifier.scoring import OverlapScorer, PairScorer
 from indexer.elastic import ElasticStore
 from indexer.elastic_client import EngineClient, Transport
@@ -66,7 +66,11 @@ def build_scorer(settings: Settings) -> PairScorer:
         if settings.threshold is None:
             return OverlapScorer()
         return OverlapScorer(threshold=settings.threshold)
-    return load_model(settings.model_dir or DEFAULT_MODEL_DIR, threshold=settings.threshold)
+    return load_model(
+        settings.model_dir or DEFAULT_MODEL_DIR,
+        threshold=settings.threshold,
+        memo_tokens=settings.field_memo_mb * 1_000_000 // MEMO_BYTES_PER_TOKEN,
+    )
 
 
 def build_deduplicator(settings: Settings, create: bool = True) -> Deduplicator:

@@ -38,6 +38,9 @@ class Settings(BaseSettings):
     max_candidates: int = Field(default=50, ge=1, le=1000)
     verify_min_overlap: float = Field(default=0.2, ge=0.0, le=1.0)
     boilerplate: bool = True  # learn boilerplate units and leave them out of sketches
+    # Memory for the classifier's memo of candidates' extracted fields (classifier/model.py):
+    # a candidate not in it costs a field extraction (~1.75 ms per NHS ad).
+    field_memo_mb: int = Field(default=55, ge=1, le=1_000_000)
     # Retention (service/retention.py): postings posted more than this many days ago are
     # deleted by `serve` (at start-up, then every `retention_every_s`) and after `ingest`.
     retention_days: int | None = Field(default=None, ge=1, le=36_500)

@@ -241,3 +241,14 @@ def test_the_field_cache_is_bounded_by_the_tokens_it_holds() -> None:
     cache.put(("huge", "1"), replace(fields, description_length=50_000))
     assert cache.get(("huge", "1")) is not None  # the newest entry always stays
     assert cache.get(("a", "1")) is None
+
+
+def test_the_memo_budget_comes_from_the_settings() -> None:
+    from service.factory import build_scorer
+    from service.settings import Settings
+
+    default = build_scorer(Settings())
+    larger = build_scorer(Settings(field_memo_mb=370))
+    assert isinstance(default, LightGBMScorer) and isinstance(larger, LightGBMScorer)
+    assert default._fields._tokens == 55_000_000 // 37
+    assert larger._fields._tokens == 10_000_000 and larger._fields._size == 10_000_000 // 180
