@@ -569,10 +569,11 @@ class SqliteStore:
             with self._lock, self._connection("give back free pages") as conn:
                 # executescript steps the pragma to its end; execute() frees one page
                 conn.executescript("PRAGMA incremental_vacuum;")
-                # The WAL holds the shrunk pages until a checkpoint moves them: now, and
-                # truncating the WAL file too (a reader still in an old snapshot only
-                # makes it partial; the next automatic checkpoint finishes it).
-                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+                # The file shrinks when a checkpoint moves the shrunk pages in: now, without
+                # waiting for readers (TRUNCATE would wait up to the busy timeout while
+                # holding the writer lock; a reader in an old snapshot only makes this one
+                # partial, and the next automatic checkpoint finishes it).
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
                 if self._bands is not None:
                     self._bands.compact()
         return deleted
