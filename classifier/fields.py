@@ -239,8 +239,8 @@ def _shingles(tokens: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDArray
     `MIN_JOB_TOKENS`), from one pass: the middle's 3-grams are a slice of the whole's before
     sorting. Built from the index's memoised xxhash of each token
     (`indexer.shingles.token_hashes`), not Python's string hash: that one is seeded per
-    process, and fields are extracted in preparation processes and compared in the deciding
-    one."""
+    process, so fields extracted in one process (a training or preparation worker) would not
+    compare with fields extracted in another."""
     empty = np.empty(0, dtype=np.int64)
     if not tokens:
         return empty, empty

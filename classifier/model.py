@@ -30,7 +30,7 @@ from classifier.features import (
     pair_features,
 )
 from classifier.fields import PostingFields, extract_fields
-from classifier.scoring import Analyser, Candidate, Contribution, Remember
+from classifier.scoring import Candidate, Contribution, Remember
 from indexer.minhash import SketchParams
 from indexer.prepare import PreparedPosting
 from indexer.store import StoredPosting
@@ -49,8 +49,8 @@ token (token sets, shingle arrays: 0.33 MB for a 60 kB ad of 9,267 tokens, trace
 _ENTRY_OVERHEAD_TOKENS = 50  # sets and arrays cost something even for a short ad
 MEMO_BYTES_PER_TOKEN = 37
 """What a memoised description token costs in memory (`FIELD_CACHE_TOKENS`), to turn a
-memory budget (`JOBDEDUP_FIELD_MEMO_MB`) into tokens: 8M tokens added 284 MB of peak RSS in
-`bench/growth.py`."""
+memory budget (`JOBDEDUP_FIELD_MEMO_MB`) into tokens, chosen so that the default 55 MB is the
+former 1.5M tokens; 8M tokens added 284 MB of peak RSS in `bench/growth.py` (35.5 a token)."""
 MEMO_TOKENS_PER_ENTRY = 180
 """Entries allowed per memo token budget: about half the median NHS ad (397 tokens), so the
 token bound, not the entry count, is what binds."""
@@ -123,7 +123,6 @@ class LightGBMScorer:
     """
 
     name = "lightgbm"
-    analyser: Analyser | None = staticmethod(extract_fields)
 
     def __init__(
         self,
@@ -158,10 +157,6 @@ class LightGBMScorer:
         is False; a posting not in the memo must carry its document."""
         key = (posting.id, posting.content_hash)
         found = self._fields.get(key)
-        if found is None and isinstance(posting, PreparedPosting):
-            found = _prepared_fields(posting)
-            if found is not None and remember:
-                self._fields.put(key, found)
         if found is None:
             if not posting.document:
                 raise ValueError(f"posting {posting.id}: fields not memoised and no document")
@@ -242,11 +237,6 @@ class LightGBMScorer:
             Contribution(FEATURE_NAMES[i], float(row[0, i]), float(contributions[i]))
             for i in order[:top]
         ]
-
-
-def _prepared_fields(posting: PreparedPosting) -> PostingFields | None:
-    """The fields extracted while the posting was prepared (`analyser`), if any."""
-    return posting.analysis if isinstance(posting.analysis, PostingFields) else None
 
 
 def load_model(

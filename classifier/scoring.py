@@ -7,9 +7,9 @@ scorer's own threshold.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from indexer.minhash import estimate_jaccard, overlap_from_jaccard
 from indexer.prepare import PreparedPosting
@@ -22,9 +22,6 @@ plain sketches of version 1, 0.774 with the boilerplate-free sketches of version
 0.99 is still the best round value). It is high because gold-dev is full of different
 vacancies with identical text: text alone cannot tell them apart."""
 
-
-Analyser = Callable[[Mapping[str, Any]], object]
-"""A scorer's extraction from a posting's document (see `PairScorer.analyser`)."""
 
 Remember = Literal["all", "candidates", "none"]
 """Which postings of a scoring call are indexed, so a scorer that memoises what it extracts
@@ -78,14 +75,6 @@ class PairScorer(Protocol):
         """Scores at or above this are duplicates."""
         ...
 
-    @property
-    def analyser(self) -> Analyser | None:
-        """What the scorer extracts from a posting's document, as a picklable module-level
-        function, or None if it extracts nothing. The pipeline runs it where it prepares the
-        posting (a preparation process, or the request thread outside the writer lock) and
-        hands the result to `score` in `PreparedPosting.analysis`."""
-        ...
-
     def wanted_documents(self, candidates: Sequence[Candidate]) -> set[str]:
         """Ids of the candidates whose full `document` `score` needs (the caller loads them:
         decoding every candidate's JSON cost more than scoring; a scorer that remembers
@@ -124,7 +113,6 @@ class OverlapScorer:
     threshold: float = OVERLAP_THRESHOLD
     name: str = "overlap"
     version: str = "1"
-    analyser: Analyser | None = None
 
     def wanted_documents(self, candidates: Sequence[Candidate]) -> set[str]:
         """None: the overlap comes from the sketches."""

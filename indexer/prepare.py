@@ -49,10 +49,6 @@ class PreparedPosting:
     profile: UnitProfile
     unit_hashes: tuple[int | None, ...]
     boilerplate: tuple[bool, ...]
-    analysis: object = None
-    """What the scorer extracted from `document` while the posting was prepared
-    (`classifier.scoring.PairScorer.analyser`), so the deciding thread, which holds the
-    writer lock, does not extract it again; opaque here."""
 
     @property
     def index_keys(self) -> list[int]:
@@ -193,7 +189,7 @@ def prepare_document(
     through the index. `posted_at` may be an ISO date or datetime string; a missing one takes
     `default_time` (or the Unix epoch, so that results do not depend on the clock).
     """
-    posted_at = _parse_time(document.get("posted_at")) or default_time or _EPOCH
+    posted_at = parse_time(document.get("posted_at")) or default_time or _EPOCH
     return prepare(
         posting_id=str(document["id"]),
         title=str(document.get("title", "")),
@@ -207,7 +203,10 @@ def prepare_document(
     )
 
 
-def _parse_time(value: object) -> datetime | None:
+def parse_time(value: object) -> datetime | None:
+    """An ISO date or datetime (a string; "Z" accepted, naive read as UTC) or a datetime as
+    an aware datetime; None for anything else or an empty string. ValueError if the string
+    is not ISO."""
     if isinstance(value, datetime):
         moment = value
     elif isinstance(value, str) and value:

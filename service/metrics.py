@@ -65,7 +65,7 @@ class Metrics:
         )
         self.stage_seconds = Histogram(
             "jobdedup_stage_seconds",
-            "Time per pipeline stage (clean, sketch, fields, candidates, score, persist).",
+            "Time per pipeline stage (clean, sketch, candidates, score, persist).",
             ["stage"],
             buckets=_STAGE_BUCKETS,
             registry=self.registry,

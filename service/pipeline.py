@@ -91,9 +91,7 @@ class Deduplicator:
 
     def prepare(self, posting: Posting, timings: dict[str, float]) -> PreparedPosting:
         """Clean and sketch a posting (no store access); records stage timings."""
-        prepared, spent = prepare_posting(
-            posting, self.store.params, self._clock(), self.scorer.analyser
-        )
+        prepared, spent = prepare_posting(posting, self.store.params, self._clock())
         timings.update(spent)
         return prepared
 
@@ -123,8 +121,8 @@ class Deduplicator:
         one), with the service's preparation, scorer and type rules; nothing is read or
         written in the index."""
         now = self._clock()
-        query, _ = prepare_posting(a, self.store.params, now, self.scorer.analyser)
-        other, _ = prepare_posting(b, self.store.params, now, self.scorer.analyser)
+        query, _ = prepare_posting(a, self.store.params, now)
+        other, _ = prepare_posting(b, self.store.params, now)
         candidate = candidate_for(query, to_stored(other, other.id))
         # Neither side is indexed: nothing extracted here may take a place in the memo.
         probability = self.scorer.score(query, [candidate], remember="none")[0]
@@ -164,13 +162,10 @@ class Deduplicator:
         before it is durable. With an `executor` (a process pool), cleaning and sketching of
         the next postings run on other cores while this thread decides.
         """
-        params, now, analyser = self.store.params, self._clock(), self.scorer.analyser
-        # Fields are extracted ahead only in this process: sent back from a preparation
-        # process they cost 0.15 ms to pickle and 0.33 ms to unpickle per NHS ad, and NHS
-        # ingest fell from 205 to 167 postings/s (one worker) with the worker as bottleneck.
+        params, now = self.store.params, self._clock()
         if executor is None:
             prepared_iter: Iterable[tuple[PreparedPosting, dict[str, float]]] = (
-                prepare_posting(p, params, now, analyser) for p in postings
+                prepare_posting(p, params, now) for p in postings
             )
         else:
             prepared_iter = prepare_ahead(executor, postings, params, now)

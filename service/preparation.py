@@ -14,12 +14,10 @@ import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, Future
-from dataclasses import replace
 from datetime import datetime
 from time import perf_counter
 from typing import TypeVar
 
-from classifier.scoring import Analyser
 from indexer.minhash import SketchParams
 from indexer.prepare import PreparedPosting, posting_units, prepare
 from service.schemas import Posting
@@ -70,24 +68,20 @@ def groups(items: Iterable[_T], size: int) -> Iterator[list[_T]]:
 
 
 def prepare_many(
-    postings: list[Posting], params: SketchParams, now: datetime, analyser: Analyser | None = None
+    postings: list[Posting], params: SketchParams, now: datetime
 ) -> list[tuple[PreparedPosting, dict[str, float]]]:
     """`prepare_posting` over a chunk: one task per chunk keeps inter-process traffic low."""
-    return [prepare_posting(p, params, now, analyser) for p in postings]
+    return [prepare_posting(p, params, now) for p in postings]
 
 
 def prepare_ahead(
-    executor: Executor,
-    postings: Iterable[Posting],
-    params: SketchParams,
-    now: datetime,
-    analyser: Analyser | None = None,
+    executor: Executor, postings: Iterable[Posting], params: SketchParams, now: datetime
 ) -> Iterator[tuple[PreparedPosting, dict[str, float]]]:
     """Prepared postings in input order, computed by `executor` a bounded window ahead (unlike
     Executor.map, which would read the whole input before yielding anything)."""
     pending: deque[Future[list[tuple[PreparedPosting, dict[str, float]]]]] = deque()
     for chunk in groups(postings, _PREPARE_CHUNK):
-        pending.append(executor.submit(prepare_many, chunk, params, now, analyser))
+        pending.append(executor.submit(prepare_many, chunk, params, now))
         if len(pending) >= _PREPARE_WINDOW:
             yield from pending.popleft().result()
     while pending:
@@ -95,14 +89,13 @@ def prepare_ahead(
 
 
 def prepare_posting(
-    posting: Posting, params: SketchParams, now: datetime, analyser: Analyser | None = None
+    posting: Posting, params: SketchParams, now: datetime
 ) -> tuple[PreparedPosting, dict[str, float]]:
-    """Clean and sketch one posting (and run the scorer's `analyser` on it, if any): pure CPU
-    work, picklable, so a process pool can run it.
+    """Clean and sketch one posting: pure CPU work, picklable, so a process pool can run it.
 
     `now` is the receipt time used when the posting has no posted_at. The content hash is
     taken over what the client sent (without that default), so a retry is `unchanged`.
-    Returns the prepared posting and the seconds spent in the clean, sketch and fields stages.
+    Returns the prepared posting and the seconds spent in the clean and sketch stages.
     """
     started = perf_counter()
     received = posting.model_dump(mode="json", exclude_none=True)
@@ -122,9 +115,4 @@ def prepare_posting(
         received=received,
         params=params,
     )
-    sketched = perf_counter()
-    timings = {"clean": cleaned - started, "sketch": sketched - cleaned}
-    if analyser is not None:
-        prepared = replace(prepared, analysis=analyser(prepared.document))
-        timings["fields"] = perf_counter() - sketched
-    return prepared, timings
+    return prepared, {"clean": cleaned - started, "sketch": perf_counter() - cleaned}

@@ -9,7 +9,7 @@ from classifier.model import load_model
 from tests.api.postings import DATA_ENGINEER, DATA_ENGINEER_REPOST, STAFF_NURSE, posting
 from tests.api.support import dedup
 
-STAGES = ("clean", "sketch", "fields", "candidates", "score", "persist")
+STAGES = ("clean", "sketch", "candidates", "score", "persist")
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
 

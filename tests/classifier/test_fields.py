@@ -240,8 +240,9 @@ def test_missing_fields_are_empty() -> None:
 
 
 def test_fields_extracted_in_another_process_equal_this_process_fields() -> None:
-    """Fields are extracted in preparation processes and compared in the deciding one:
-    nothing in them may depend on the process (Python's string hash is seeded per process)."""
+    """Fields extracted in one process must compare with fields extracted in another (worker
+    processes of training and ingest): nothing in them may depend on the process, and
+    Python's string hash is seeded per process."""
     import dataclasses
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
