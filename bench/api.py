@@ -17,9 +17,7 @@ import json
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -29,10 +27,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.load import Call, concurrent_calls  # noqa: E402
 from bench.nhs import nhs_postings  # noqa: E402
 from tests.processes import CLI, cli_env, start_serve  # noqa: E402
-
-Call = Callable[[httpx.Client, int], httpx.Response]
 
 
 def _sequential(base: str, call: Call, count: int) -> tuple[list[float], int]:
@@ -44,36 +41,6 @@ def _sequential(base: str, call: Call, count: int) -> tuple[list[float], int]:
             errors += call(client, n).status_code != 200
             latencies.append(time.perf_counter() - started)
     return latencies, errors
-
-
-def _concurrent(base: str, call: Call, count: int, inflight: int) -> tuple[float, list[float], int]:
-    """Throughput of `count` calls with `inflight` threads taking the next index in turn."""
-    lock = threading.Lock()
-    next_index = iter(range(count))
-    latencies: list[float] = []
-    errors = [0]
-
-    def worker() -> None:
-        with httpx.Client(base_url=base, timeout=120) as client:
-            while True:
-                with lock:
-                    n = next(next_index, None)
-                if n is None:
-                    return
-                started = time.perf_counter()
-                failed = call(client, n).status_code != 200
-                elapsed = time.perf_counter() - started
-                with lock:
-                    latencies.append(elapsed)
-                    errors[0] += failed
-
-    threads = [threading.Thread(target=worker) for _ in range(inflight)]
-    started = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return count / (time.perf_counter() - started), latencies, errors[0]
 
 
 def main() -> None:
@@ -106,8 +73,10 @@ def main() -> None:
         try:
             health_seq, health_seq_err = _sequential(base, health, args.sequential)
             dedup_seq, dedup_seq_err = _sequential(base, dedup_sequential, args.sequential)
-            health_rate, _, health_err = _concurrent(base, health, args.concurrent, args.inflight)
-            dedup_rate, dedup_lat, dedup_err = _concurrent(
+            health_rate, _, health_err = concurrent_calls(
+                base, health, args.concurrent, args.inflight
+            )
+            dedup_rate, dedup_lat, dedup_err = concurrent_calls(
                 base, dedup_concurrent, len(later), args.inflight
             )
         finally:

@@ -35,6 +35,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.load import concurrent_calls  # noqa: E402
 from bench.nhs import SHARED, nhs_postings  # noqa: E402
 from tests.processes import cli_env, start_serve  # noqa: E402
 
@@ -174,34 +175,19 @@ def no_store_load(base: str, fresh: list[dict[str, Any]], total: int, clients: i
                   sampler: Sampler) -> tuple[int, int]:  # fmt: skip
     """`total` requests that store nothing from `clients` threads; (requests, errors)."""
     pairs = _pairs(fresh)
-    issued = iter(range(total))
-    lock = threading.Lock()
-    errors = [0]
 
-    def work() -> None:
-        with httpx.Client(base_url=base, timeout=120) as client:
-            while True:
-                with lock:
-                    n = next(issued, None)
-                if n is None:
-                    return
-                if n % 2:
-                    a, b = pairs[(n // 2) % len(pairs)]
-                    answer = client.post("/pairs/score", json={"a": a, "b": b})
-                else:
-                    ad = fresh[(n // 2) % len(fresh)]
-                    answer = client.post("/dedup", params={"dry_run": "true"}, json=ad)
-                if answer.status_code != 200:
-                    with lock:
-                        errors[0] += 1
-                sampler.count()
+    def call(client: httpx.Client, n: int) -> httpx.Response:
+        if n % 2:
+            a, b = pairs[(n // 2) % len(pairs)]
+            answer = client.post("/pairs/score", json={"a": a, "b": b})
+        else:
+            ad = fresh[(n // 2) % len(fresh)]
+            answer = client.post("/dedup", params={"dry_run": "true"}, json=ad)
+        sampler.count()
+        return answer
 
-    threads = [threading.Thread(target=work) for _ in range(clients)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return total, errors[0]
+    _, _, errors = concurrent_calls(base, call, total, clients)
+    return total, errors
 
 
 def big_batch(ads: list[dict[str, Any]], ndjson: bool) -> bytes:

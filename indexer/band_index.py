@@ -89,18 +89,19 @@ class BandIndex:
         """(key, rid) entries held, dead ones included until a merge drops them."""
         return sum(len(k) for k, _ in self._runs)
 
-    def allocate_rid(self, at_least: int) -> int:
-        """A rid never used by this index (and >= `at_least`, SQLite's own next rowid)."""
-        rid = max(self._next_rid, at_least)
+    def allocate_rid(self) -> int:
+        """A rid above every rid of the table the index was built from and every rid handed
+        out since (every insert of the one writer goes through here), so never reused."""
+        rid = self._next_rid
         self._next_rid = rid + 1
         return rid
 
     # -- transactions -------------------------------------------------------------------------
 
     def stage_add(self, rid: int, posted_at: int, keys: Sequence[int]) -> None:
-        """A posting inserted by the open transaction (visible to `find` at once)."""
-        unique = tuple(dict.fromkeys(int(k) for k in keys))
-        self._staged.append(_Staged(rid, posted_at, unique))
+        """A posting inserted by the open transaction (visible to `find` at once); `keys`
+        hold no duplicate (a duplicate would count twice as a shared key)."""
+        self._staged.append(_Staged(rid, posted_at, tuple(keys)))
         self._apply_staged(self._staged[-1])
 
     def stage_remove(self, rid: int) -> None:

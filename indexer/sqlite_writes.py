@@ -60,8 +60,7 @@ def insert_posting(
     (SQLite would reuse the largest rowid after a delete)."""
     values = {name: getattr(posting, name) for name in FIELDS}
     unique_keys = list(dict.fromkeys(keys))
-    next_rowid = conn.execute("SELECT COALESCE(MAX(rid), 0) + 1 FROM postings").fetchone()[0]
-    rid = bands.allocate_rid(int(next_rowid))
+    rid = bands.allocate_rid()
     values.update(
         rid=rid,
         cluster_id=unalias(conn, posting.cluster_id),

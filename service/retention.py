@@ -14,6 +14,7 @@ import logging
 import threading
 from datetime import UTC, datetime, timedelta
 
+from indexer.prepare import parse_time
 from indexer.store import StoreError
 from service.pipeline import Deduplicator
 
@@ -21,10 +22,12 @@ logger = logging.getLogger(__name__)
 
 
 def parse_moment(text: str) -> datetime:
-    """An ISO date ("2026-01-31": its midnight UTC) or datetime (naive read as UTC), for
-    `--before`; argparse reports the ValueError as a usage error."""
-    moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    """`--before`: an ISO date (its midnight UTC) or datetime (`indexer.prepare.parse_time`);
+    argparse reports the ValueError as a usage error."""
+    moment = parse_time(text.strip())
+    if moment is None:
+        raise ValueError("a date is needed")
+    return moment
 
 
 def cutoff(retention_days: int, now: datetime | None = None) -> datetime:

@@ -248,3 +248,17 @@ def test_expire_gives_pages_back_to_the_file_system_and_drops_key_entries(
         assert len(store.find_candidates(CandidateQuery([7], "", None, None, None, 50))) == 10
     finally:
         store.close()
+
+
+def test_a_stale_key_of_a_deleted_posting_never_finds_the_next_one(tmp_path: Path) -> None:
+    """SQLite hands the largest rowid out again once its row is deleted; the key index keeps
+    the deleted posting's entries until a merge, so the next posting must get another rid."""
+    store = SqliteStore(tmp_path / "index.sqlite3", PARAMS)
+    try:
+        store.apply(WriteSet(upserts=[(posting("first"), [5])]))
+        store.apply(WriteSet(deletions=["first"]))
+        store.apply(WriteSet(upserts=[(posting("second"), [6])]))
+        assert store.find_candidates(_keys_query([5])) == []
+        assert [p.id for p in store.find_candidates(_keys_query([6]))] == ["second"]
+    finally:
+        store.close()
