@@ -100,8 +100,9 @@ def train(
 
     `feedback_pairs` are human-labelled pairs in gold-dev format ({"a", "b", "label":
     "duplicate"|"not_duplicate"}); they go to the training split with weight
-    `FEEDBACK_WEIGHT`. `pairs` replaces the corpora (tests, small experiments); gold-dev is
-    evaluated only when its file exists in `data_dir`.
+    `FEEDBACK_WEIGHT`, and the metrics gain "feedback_effect": the same split fitted with and
+    without them, side by side (`classifier.feedback_effect`). `pairs` replaces the corpora
+    (tests, small experiments); gold-dev is evaluated only when its file exists in `data_dir`.
     """
     params = params or SketchParams()
     started = time.perf_counter()
@@ -123,11 +124,7 @@ def train(
 
     held_scores = np.asarray(booster.predict(matrix[held_idx], num_threads=1), dtype=np.float64)
     held_labels = labels[held_idx].astype(np.int64)
-    rule = THRESHOLD_RULE
-    if 0 < held_labels.sum() < len(held_labels):
-        threshold = choose_threshold(held_labels, held_scores)
-    else:  # tiny training sets (tests) may hold out one class only
-        threshold, rule = 0.5, "0.5: the held-out split lacked one of the classes"
+    threshold, rule = held_out_threshold(held_labels, held_scores)
     kinds = [all_pairs[i].kind for i in held_idx]
     corpora = [str(all_pairs[i].a.get("id", "")).split("-", 1)[0] for i in held_idx]
     metrics: dict[str, Any] = {
@@ -163,6 +160,20 @@ def train(
         metrics["gold_dev"] = gold_report(
             load_gold_pairs(data_dir), scorer.predict, threshold, boilerplate=boilerplate
         )
+    if feedback:
+        # Imported here: the comparison builds on this module's `fit` and metrics.
+        from classifier.feedback_effect import TrainingRows, compare_feedback
+
+        mark = time.perf_counter()
+        metrics["feedback_effect"] = compare_feedback(
+            TrainingRows(matrix, labels, weights, train_idx, held_idx, all_pairs),
+            booster,
+            seed,
+            load_gold_pairs(data_dir) if gold_file.exists() else None,
+            params,
+            boilerplate,
+        )
+        timings["feedback_effect_s"] = round(time.perf_counter() - mark, 1)
     timings["total_s"] = round(time.perf_counter() - started, 1)
     metrics["timings"] = timings
     save_model(booster, {**metadata, "metrics": metrics}, output_dir)
@@ -250,6 +261,16 @@ def choose_threshold(labels: npt.NDArray[np.int64], scores: npt.NDArray[np.float
     lows = np.r_[ranked_scores[cut[1:]], 0.0]
     pick = int(near_best[0])  # ranked by score, descending: the first is the highest
     return float((highs[pick] + lows[pick]) / 2.0)
+
+
+def held_out_threshold(
+    labels: npt.NDArray[np.int64], scores: npt.NDArray[np.float64]
+) -> tuple[float, str]:
+    """The threshold chosen on held-out scores and the rule that chose it."""
+    if 0 < labels.sum() < len(labels):
+        return choose_threshold(labels, scores), THRESHOLD_RULE
+    # tiny training sets (tests) may hold out one class only
+    return 0.5, "0.5: the held-out split lacked one of the classes"
 
 
 def gold_report(

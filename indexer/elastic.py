@@ -36,6 +36,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
+from indexer import elastic_review, elastic_stats
 from indexer.boilerplate import counts_from_witnesses
 from indexer.elastic_bodies import (
     MAX_SCORED_KEYS,
@@ -75,9 +76,12 @@ from indexer.store import (
     ClusterFilter,
     ClusterInfo,
     ClusterPage,
+    DuplicateStats,
     Feedback,
     IncompatibleIndex,
     IndexStats,
+    ReviewPair,
+    StatsQuery,
     StoredPosting,
     StoreError,
     StoreUnavailable,
@@ -407,11 +411,19 @@ class ElasticStore:
         self._sync()
         limit = max(limit, 0)
         self._client.refresh(self._names.clusters)  # see _send; cheap when nothing changed
-        body = cluster_listing_query(filters, after, limit + 1)
-        hits = self._client.search(self._names.clusters, body)
-        page = [cluster_summary(hit["_source"]) for hit in hits[:limit]]
-        more = len(hits) > limit and bool(page)
-        return ClusterPage(clusters=page, next_after=page[-1].id if more else None)
+        if filters.title is not None:  # titles are not indexed: read and filtered here
+            rows, last, done = elastic_review.titled_page(
+                self._client, self._names, filters, after, limit + 1
+            )
+        else:
+            body = cluster_listing_query(filters, after, limit + 1)
+            hits = self._client.search(self._names.clusters, body)
+            rows, last, done = [cluster_summary(hit["_source"]) for hit in hits], None, True
+        page = elastic_review.with_canonicals(self._client, self._names, rows[:limit])
+        if len(rows) > limit and page:
+            return ClusterPage(clusters=page, next_after=page[-1].id)
+        # The title filter's scan budget ran out: the next page continues after what was read.
+        return ClusterPage(clusters=page, next_after=None if done or limit == 0 else last)
 
     def iter_assignments(self) -> Iterator[Assignment]:
         """Every posting by id, in pages continued with search_after (nothing held open
@@ -441,6 +453,15 @@ class ElasticStore:
             bytes=self._client.store_bytes(self._names.postings, self._names.clusters),
         )
 
+    def duplicate_stats(self, query: StatsQuery) -> DuplicateStats:
+        """Duplicate statistics from aggregations (`indexer.elastic_stats`), after the open
+        batch is flushed and cluster documents are refreshed (postings are searchable once
+        written)."""
+        self._check_open()
+        self._sync()
+        self._client.refresh(self._names.clusters)
+        return elastic_stats.duplicate_stats(self._client, self._names, query)
+
     # -- analyst feedback -----------------------------------------------------------------
 
     def add_feedback(self, feedback: Feedback) -> None:
@@ -463,3 +484,17 @@ class ElasticStore:
             if len(hits) < PAGE:
                 return
             after = hits[-1]["sort"]
+
+    def feedback_labels(self, pairs: Sequence[tuple[str, str]]) -> dict[tuple[str, str], str]:
+        """Labels of the pairs given that have one, by sorted ids (real-time multi-gets)."""
+        self._check_open()
+        return elastic_review.feedback_labels(self._client, self._names, pairs)
+
+    # -- review queue ---------------------------------------------------------------------
+
+    def review_pairs(self, threshold: float, margin: float, limit: int) -> list[ReviewPair]:
+        """Pairs for the review queue (see the port and `indexer.elastic_review`)."""
+        self._check_open()
+        self._sync()
+        self._client.refresh(self._names.clusters)  # merge histories are searched
+        return elastic_review.review_pairs(self._client, self._names, threshold, margin, limit)

@@ -102,7 +102,7 @@ def postings_mappings() -> dict[str, Any]:
     """
     return {
         "dynamic": "strict",
-        "_meta": {"schema": "jobdedup-postings"},
+        "_meta": {"schema": "jobdedup-postings", "stats_fields": STATS_FIELDS},
         "properties": {
             "posting_id": {"type": "keyword"},  # doc values: iter_assignments sorts on it
             "posted_at": {"type": "long"},  # doc values: candidates sort on it
@@ -118,8 +118,22 @@ def postings_mappings() -> dict[str, Any]:
             "shingle_count": {"type": "integer", **_OFF},
             "document": _STORED,
             "decision": _STORED,
+            **STATS_PROPERTIES,
         },
     }
+
+
+STATS_FIELDS = 1
+"""Version of the statistics fields in `_meta.stats_fields` of the postings mapping: set on
+new indices, and on older ones once `elastic_setup` has added and filled the fields."""
+STATS_PROPERTIES: dict[str, Any] = {
+    # Aggregated on (doc values): `source` and `company_key` are indexed without them and
+    # an existing field's doc values cannot be switched on, so the groups are copies.
+    "canonical": {"type": "boolean"},  # the posting is its cluster's canonical (kept on merges)
+    "duplicate_type": {"type": "keyword"},  # the stored decision's type
+    "stats_source": {"type": "keyword"},
+    "stats_company": {"type": "keyword"},
+}
 
 
 def clusters_mappings() -> dict[str, Any]:

@@ -50,6 +50,26 @@ def posting_source(posting: StoredPosting, keys: Iterable[int], cluster_id: str)
         "shingle_count": posting.shingle_count,
         "document": posting.document,
         "decision": posting.decision,
+        # `canonical` is set when the cluster is summarised (`elastic_plan.Workspace.finish`)
+        **stats_values(
+            {
+                "source": posting.source,
+                "company_key": posting.company_key,
+                "decision": posting.decision,
+            },
+            canonical=False,
+        ),
+    }
+
+
+def stats_values(source: Source, canonical: bool) -> Source:
+    """The statistics fields of a posting document (`elastic_bodies.STATS_PROPERTIES`)
+    from its source, company key and decision."""
+    return {
+        "canonical": canonical,
+        "duplicate_type": (source.get("decision") or {}).get("duplicate_type"),
+        "stats_source": source.get("source"),
+        "stats_company": source.get("company_key") or None,
     }
 
 
@@ -133,9 +153,16 @@ def cluster_summary(doc: Source) -> ClusterSummary:
 
 
 def cluster_info(doc: Source) -> ClusterInfo:
-    """A cluster with its members and aliases from a (live) cluster document."""
+    """A cluster with its members and aliases from a (live) cluster document; the title,
+    company and source are the canonical member's (the first)."""
+    canonical = doc["members"][0] if doc["members"] else {}
     return ClusterInfo(
-        **vars(cluster_summary(doc)),
+        **{
+            **vars(cluster_summary(doc)),
+            "title": canonical.get("title"),
+            "company": canonical.get("company"),
+            "source": canonical.get("source"),
+        },
         aliases=list(doc["aliases"]),
         members=[
             ClusterMember(

@@ -47,17 +47,27 @@ class Pending:
     """Writes not yet sent: the last state of each document touched (None = delete).
 
     `repoints` moves postings that are not otherwise rewritten to another cluster (a merge)
-    with a partial update, so a merge never has to read its members' full documents.
+    with a partial update, so a merge never has to read its members' full documents;
+    `flags` sets the `canonical` field of such postings the same way (a merge or a deletion
+    changed their cluster's canonical).
     """
 
     postings: dict[str, Source | None] = field(default_factory=dict)
     repoints: dict[str, str] = field(default_factory=dict)
+    flags: dict[str, bool] = field(default_factory=dict)
     clusters: dict[str, Source | None] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
     units: dict[str, frozenset[int]] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.postings or self.repoints or self.clusters or self.aliases or self.units)
+        return bool(
+            self.postings
+            or self.repoints
+            or self.flags
+            or self.clusters
+            or self.aliases
+            or self.units
+        )
 
     def operations(self, names: IndexNames) -> list[Operation]:
         """Bulk operations. Every one is idempotent (whole documents, deletes, a partial
@@ -67,10 +77,15 @@ class Pending:
         for pid, source in self.postings.items():
             meta = {"_index": names.postings, "_id": doc_id(pid)}
             ops.append(({"delete": meta}, None) if source is None else ({"index": meta}, source))
-        for pid, cluster_id in self.repoints.items():
+        for pid in dict.fromkeys([*self.repoints, *self.flags]):
             if pid not in self.postings:
                 meta = {"_index": names.postings, "_id": doc_id(pid)}
-                ops.append(({"update": meta}, {"doc": {"cluster_id": cluster_id}}))
+                change: Source = {}
+                if pid in self.repoints:
+                    change["cluster_id"] = self.repoints[pid]
+                if pid in self.flags:
+                    change["canonical"] = self.flags[pid]
+                ops.append(({"update": meta}, {"doc": change}))
         for cid, source in self.clusters.items():
             meta = {"_index": names.clusters, "_id": state_id("cluster", cid)}
             ops.append(({"delete": meta}, None) if source is None else ({"index": meta}, source))
@@ -93,6 +108,7 @@ class Workspace:
         self._clusters: dict[str, Source | None] = {}
         self._aliases: dict[str, str | None] = {}
         self._units: dict[str, frozenset[int]] = {}
+        self._absorbed_canonicals: set[str] = set()  # of clusters merged away by this apply
 
     # -- reads (pending first, then cache, then the engine) --------------------------------
 
@@ -192,6 +208,7 @@ class Workspace:
             return None
         self.pending.postings[posting_id] = None
         self.pending.repoints.pop(posting_id, None)
+        self.pending.flags.pop(posting_id, None)
         return self._leave_cluster(source)
 
     def merge(self, absorbed: str, survivor: str, posting_id: str) -> str | None:
@@ -203,6 +220,8 @@ class Workspace:
         gone = self.cluster(absorbed)
         target = self._editable_cluster(survivor, create=True)
         assert target is not None
+        if gone is not None and gone["live"]:
+            self._absorbed_canonicals.add(gone["canonical_id"])
         moved_aliases = [*(gone["aliases"] if gone else []), absorbed]
         for member in gone["members"] if gone else []:
             self._repoint(member["id"], survivor)
@@ -236,14 +255,55 @@ class Workspace:
 
     def finish(self, cluster_ids: Iterable[str]) -> None:
         """Recompute the statistics of touched clusters; an emptied cluster is deleted, or
-        kept as a tombstone while aliases point at it (its id stays taken)."""
-        for cluster_id in cluster_ids:
+        kept as a tombstone while aliases point at it (its id stays taken). Then the
+        `canonical` field of the postings whose cluster's canonical changed follows."""
+        touched = list(cluster_ids)
+        previous = self._absorbed_canonicals | {
+            doc["canonical_id"]
+            for cid in touched
+            if (doc := self.pending.clusters.get(cid)) is not None and doc["live"]
+        }
+        self._absorbed_canonicals = set()
+        for cluster_id in touched:
             doc = self.pending.clusters.get(cluster_id)
             if doc is None:
                 continue
             summarise_cluster(doc)
             if not doc["live"] and not doc["aliases"]:
                 self.pending.clusters[cluster_id] = None
+        now = {
+            doc["canonical_id"]
+            for cid in touched
+            if (doc := self.pending.clusters.get(cid)) is not None and doc["live"]
+        }
+        self._flag_canonicals(previous, now)
+
+    def _flag_canonicals(self, previous: set[str], now: set[str]) -> None:
+        """Keep each posting's `canonical` field equal to "is its cluster's canonical".
+
+        Only the canonicals of the clusters this apply touched (and absorbed) can change:
+        `previous` before it, `now` after it. A posting written in this workspace gets the
+        field in its document; another one a partial update, unless the engine holds the
+        wanted value already (it flags the canonicals of its cluster documents, cached
+        here unedited)."""
+        engine: set[str] | None = None
+        for pid in previous | now:
+            wanted = pid in now
+            if pid in self.pending.postings:
+                source = self.pending.postings[pid]
+                if source is not None and source.get("canonical") != wanted:
+                    self.pending.postings[pid] = {**source, "canonical": wanted}
+                continue
+            if engine is None:
+                engine = {
+                    doc["canonical_id"]
+                    for cid in self.pending.clusters
+                    if (doc := self._clusters.get(cid)) is not None and doc["live"]
+                }
+            if wanted != (pid in engine):
+                self.pending.flags[pid] = wanted
+            else:
+                self.pending.flags.pop(pid, None)
 
 
 def plan_apply(workspace: Workspace, changes: WriteSet) -> None:

@@ -11,7 +11,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from indexer.elastic_bodies import (
+    STATS_PROPERTIES,
     IndexNames,
+    assignments_page_query,
     clusters_mappings,
     create_index_body,
     doc_id,
@@ -19,8 +21,9 @@ from indexer.elastic_bodies import (
     postings_mappings,
     state_id,
 )
-from indexer.elastic_client import EngineClient, part
-from indexer.elastic_docs import Source
+from indexer.elastic_client import EngineClient, Operation, part
+from indexer.elastic_docs import Source, stats_values
+from indexer.elastic_stats import has_stats_fields
 from indexer.minhash import SketchParams
 from indexer.store import SCHEMA_VERSION, StoreUnavailable, check_compatible
 
@@ -53,6 +56,57 @@ def open_indices(
     stored: dict[str, Any] = hit["_source"] if hit else {}
     where = f"{client.engine} index {names.prefix}"
     check_compatible(where, stored.get("schema_version"), stored.get("params", {}), params)
+    if create:
+        add_stats_fields(client, names)
+
+
+STATS_PAGE = 1000  # postings per page of the statistics backfill
+
+
+def add_stats_fields(client: EngineClient, names: IndexNames) -> None:
+    """Give a postings index made before duplicate statistics their fields, additively: the
+    mapping and the template gain them, every posting gets its values (canonical flag from
+    its cluster document, type from its decision, group copies) by partial update, page by
+    page in posting-id order, and only then is `_meta.stats_fields` set, so an interrupted
+    backfill is redone at the next open. Idempotent; the schema version is unchanged."""
+    if has_stats_fields(client, names):
+        return
+    mappings = postings_mappings()
+    path = f"/{part(names.postings)}/_mapping"
+    client.call("PUT", path, body={"properties": STATS_PROPERTIES}, what="add statistics fields")
+    client.put_template(names.postings, index_template(f"{names.postings}-*", mappings))
+    fetcher = EngineFetcher(client, names.postings, names.clusters)
+    after: str | None = None
+    filled = 0
+    while True:
+        body = assignments_page_query(after, STATS_PAGE)
+        body["_source"] = {
+            "includes": [
+                "posting_id",
+                "cluster_id",
+                "source",
+                "company_key",
+                "decision.duplicate_type",
+            ]
+        }
+        sources = [hit["_source"] for hit in client.search(names.postings, body)]
+        clusters = fetcher.fetch([], sorted({s["cluster_id"] for s in sources}), [])[1]
+        canonicals = {cid: doc["canonical_id"] for cid, doc in clusters.items() if doc["live"]}
+        operations: list[Operation] = [
+            (
+                {"update": {"_index": names.postings, "_id": doc_id(s["posting_id"])}},
+                {"doc": stats_values(s, canonicals.get(s["cluster_id"]) == s["posting_id"])},
+            )
+            for s in sources
+        ]
+        client.bulk(operations, "false")
+        filled += len(sources)
+        if len(sources) < STATS_PAGE:
+            break
+        after = sources[-1]["posting_id"]
+    client.refresh(names.postings)
+    client.call("PUT", path, body={"_meta": mappings["_meta"]}, what="mark statistics fields")
+    logger.info("statistics fields added to %d postings of %s", filled, names.prefix)
 
 
 def check_writable(client: EngineClient, names: IndexNames) -> None:

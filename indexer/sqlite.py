@@ -23,6 +23,7 @@ from typing import Any
 from indexer.band_index import BandIndex
 from indexer.datadir_lock import DataDirLock
 from indexer.minhash import SketchParams
+from indexer.sqlite_review import HAS_TITLE, cluster_summaries, feedback_labels, review_pairs
 from indexer.sqlite_schema import (
     BATCH,
     BUSY_TIMEOUT_MS,
@@ -30,11 +31,14 @@ from indexer.sqlite_schema import (
     HAS_MEMBER,
     MAX_IDLE,
     MAX_TS,
+    MIGRATES_FROM,
     MIN_TS,
     SCHEMA,
     SCHEMA_VERSION,
     SELECT_CANDIDATE,
     SELECT_POSTING,
+    SOURCES_SEPARATOR,
+    STATS_LAYOUT,
     WAL_CHECKPOINT_PAGES,
     from_micros,
     marks,
@@ -44,7 +48,9 @@ from indexer.sqlite_schema import (
     to_json,
     to_micros,
 )
+from indexer.sqlite_stats import counted_rows, source_sets
 from indexer.sqlite_writes import insert_posting, merge_clusters, refresh_cluster, remove_posting
+from indexer.stats import assemble, overlap_from_sets
 from indexer.store import (
     Assignment,
     CandidateQuery,
@@ -52,9 +58,12 @@ from indexer.store import (
     ClusterInfo,
     ClusterMember,
     ClusterPage,
+    DuplicateStats,
     Feedback,
     IncompatibleIndex,
     IndexStats,
+    ReviewPair,
+    StatsQuery,
     StoredPosting,
     StoreError,
     StoreUnavailable,
@@ -185,7 +194,7 @@ class SqliteStore:
                 if tables:
                     raise IncompatibleIndex(f"{self._path} is a SQLite file but not an index")
                 # Not executescript(): it would COMMIT the IMMEDIATE transaction first.
-                for statement in SCHEMA.split(";"):
+                for statement in [*SCHEMA.split(";"), *STATS_LAYOUT]:
                     if statement.strip():
                         conn.execute(statement)
                 params = json.dumps(self._params.to_dict(), sort_keys=True)
@@ -194,8 +203,8 @@ class SqliteStore:
                 logger.info("created index %s", self._path)
                 return
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-            if str(meta.get("schema_version")) == str(SCHEMA_VERSION - 1):
-                migrate_from_previous(conn, self._path)
+            if str(meta.get("schema_version")) in MIGRATES_FROM:
+                migrate_from_previous(conn, self._path, int(meta["schema_version"]))
                 meta["schema_version"] = SCHEMA_VERSION
         stored: dict[str, Any] = json.loads(meta.get("params", "{}"))
         check_compatible(
@@ -413,11 +422,13 @@ class SqliteStore:
             aliases = conn.execute(
                 "SELECT alias FROM aliases WHERE cluster_id = ? ORDER BY alias", (live,)
             ).fetchall()
-        return ClusterInfo(
-            **vars(summary_of(row)),
-            aliases=[a[0] for a in aliases],
-            members=[ClusterMember(m[0], m[1], m[2], m[3], from_micros(m[4])) for m in members],
-        )
+        listed = [ClusterMember(m[0], m[1], m[2], m[3], from_micros(m[4])) for m in members]
+        canonical = next((m for m in listed if m.id == row["canonical_id"]), None)
+        summary = dict(vars(summary_of(row)))
+        if canonical is not None:
+            summary.update(title=canonical.title, company=canonical.company)
+            summary.update(source=canonical.source)
+        return ClusterInfo(**summary, aliases=[a[0] for a in aliases], members=listed)
 
     def cluster_canonicals(self, cluster_ids: Sequence[str]) -> dict[str, str]:
         """Canonical posting id of each live cluster id given (aliases and unknowns left out)."""
@@ -435,18 +446,20 @@ class SqliteStore:
         where = ["size >= ?"]
         args: list[Any] = [filters.min_size]
         for clause, value in (
-            ("id > ?", after),
+            ("clusters.id > ?", after),
             ("last_seen >= ?", None if filters.since is None else to_micros(filters.since)),
             ("first_seen <= ?", None if filters.until is None else to_micros(filters.until)),
             (HAS_MEMBER.format(column="company_key"), filters.company_key),
             (HAS_MEMBER.format(column="source"), filters.source),
+            (HAS_TITLE, None if filters.title is None else filters.title.casefold()),
         ):
             if value is not None:
                 where.append(clause)
                 args.append(value)
-        sql = f"SELECT * FROM clusters WHERE {' AND '.join(where)} ORDER BY id LIMIT ?"
-        rows = self._rows("list clusters", sql, [*args, limit + 1])
-        page = [summary_of(row) for row in rows[:limit]]
+        where_sql = f"{' AND '.join(where)} ORDER BY clusters.id LIMIT ?"
+        with self._connection("list clusters") as conn:
+            rows = cluster_summaries(conn, where_sql, [*args, limit + 1])
+        page = rows[:limit]
         more = len(rows) > limit and bool(page)
         return ClusterPage(clusters=page, next_after=page[-1].id if more else None)
 
@@ -477,6 +490,19 @@ class SqliteStore:
         with suppress(OSError):  # no WAL file right now: nothing to add
             size += self._path.with_name(self._path.name + "-wal").stat().st_size
         return IndexStats(postings=postings, clusters=clusters, bytes=size)
+
+    def duplicate_stats(self, query: StatsQuery) -> DuplicateStats:
+        """Per-day counts kept by triggers and the clusters' source sets, read in one
+        snapshot (`indexer.sqlite_stats`): no query sorts or reads the postings' rows."""
+        since = None if query.since is None else to_micros(query.since)
+        until = None if query.until is None else to_micros(query.until)
+        with self._connection("read statistics") as conn, self._transaction(conn, "BEGIN"):
+            rows = counted_rows(conn, query, since, until)
+            sets = source_sets(conn, since, until)
+        per_source, overlaps = overlap_from_sets(
+            (sources.split(SOURCES_SEPARATOR) if sources else [], n) for sources, n in sets
+        )
+        return assemble(rows, query.interval, per_source, overlaps)
 
     def add_feedback(self, feedback: Feedback) -> None:
         """Store the label under the pair's ids in sorted order (the pair is unordered)."""
@@ -515,6 +541,17 @@ class SqliteStore:
                 a_document=json.loads(row["a_document"]),
                 b_document=json.loads(row["b_document"]),
             )
+
+    def feedback_labels(self, pairs: Sequence[tuple[str, str]]) -> dict[tuple[str, str], str]:
+        """Labels of the pairs given that have one, by sorted ids (primary-key lookups)."""
+        with self._connection("read feedback labels") as conn:
+            return feedback_labels(conn, pairs)
+
+    def review_pairs(self, threshold: float, margin: float, limit: int) -> list[ReviewPair]:
+        """Pairs for the review queue (see the port), read in one snapshot: the decisions'
+        scores through json_extract (one scan of `postings`), the merges from `merges`."""
+        with self._connection("read review pairs") as conn, self._transaction(conn, "BEGIN"):
+            return review_pairs(conn, threshold, margin, limit)
 
     # -- writes ---------------------------------------------------------------------------
 

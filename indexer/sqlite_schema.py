@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from indexer.minhash import Sketch
+from indexer.sqlite_stats import STATS_FILL, STATS_TABLES, STATS_TRIGGERS, STATS_UNTRIGGER
 from indexer.store import ClusterSummary, StoredPosting
 
 logger = logging.getLogger(__name__)
@@ -39,8 +40,12 @@ Band-key rows land on random pages, so one ingest group of 256 postings dirties 
 pages and the default checkpointed at nearly every commit: at 10,000 the COMMIT share of
 ingest fell from 0.20 to 0.10 ms per posting (5,000 NHS ads). The WAL file grows to ~40 MB."""
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """Version of the embedded layout (the engine's is `indexer.store.SCHEMA_VERSION`).
+4: duplicate statistics: `postings.canonical` (kept by `refresh_cluster`) and
+   `postings.duplicate_type` (from the stored decision), `clusters.sources` (the members'
+   distinct sources), and the counting tables, triggers and indexes of
+   `indexer.sqlite_stats`.
 3: no `bands` table: the keys are indexed in memory from `postings.band_keys`; an index on
    `postings(posted_at)` for retention (`expire`); new files use incremental auto-vacuum.
 2: boilerplate unit statistics (`unit_witnesses`)."""
@@ -52,6 +57,7 @@ CREATE TABLE postings (
     cluster_id TEXT NOT NULL,
     block_key TEXT NOT NULL, company_key TEXT NOT NULL, source TEXT, company TEXT,
     title TEXT NOT NULL, content_hash TEXT NOT NULL, shingle_count INTEGER NOT NULL,
+    canonical INTEGER NOT NULL DEFAULT 0, duplicate_type TEXT,
     band_keys BLOB NOT NULL, sketch BLOB NOT NULL, document TEXT NOT NULL,
     decision TEXT NOT NULL);
 CREATE INDEX postings_block ON postings(block_key, posted_at);
@@ -59,7 +65,7 @@ CREATE INDEX postings_cluster ON postings(cluster_id, posted_at, id);
 CREATE INDEX postings_posted ON postings(posted_at);
 CREATE TABLE clusters (
     id TEXT PRIMARY KEY, size INTEGER NOT NULL, first_seen INTEGER NOT NULL,
-    last_seen INTEGER NOT NULL, canonical_id TEXT NOT NULL);
+    last_seen INTEGER NOT NULL, canonical_id TEXT NOT NULL, sources TEXT NOT NULL DEFAULT '');
 CREATE TABLE aliases (alias TEXT PRIMARY KEY, cluster_id TEXT NOT NULL) WITHOUT ROWID;
 CREATE INDEX aliases_target ON aliases(cluster_id);
 CREATE TABLE feedback (
@@ -86,20 +92,52 @@ SELECT_LIGHT = (
 )
 SELECT_CANDIDATE = SELECT_LIGHT.replace("SELECT ", "SELECT p.rid, ", 1)
 INSERT_POSTING = (
-    f"INSERT INTO postings (rid, {', '.join(FIELDS)}, band_keys)"
-    f" VALUES (:rid, {', '.join(':' + name for name in FIELDS)}, :band_keys)"
+    f"INSERT INTO postings (rid, {', '.join(FIELDS)}, band_keys, duplicate_type)"
+    f" VALUES (:rid, {', '.join(':' + name for name in FIELDS)}, :band_keys, :duplicate_type)"
 )
+SOURCES_SEPARATOR = "\x1f"
+"""Joins a cluster's sorted distinct sources in `clusters.sources` (a unit separator: no
+board name holds one)."""
+STATS_LAYOUT = [*STATS_TABLES, *STATS_TRIGGERS]
+"""Statements of the statistics layout (`indexer.sqlite_stats`), run after `SCHEMA`."""
 
 
-def migrate_from_previous(conn: sqlite3.Connection, path: object) -> None:
-    """Bring a version-2 index to version 3 inside the caller's transaction: the per-key
-    `bands` rows are dropped (every posting row already holds its keys). The file keeps the
-    freed pages for later writes (a file created before layout 3 has no incremental
-    auto-vacuum: `VACUUM` gives its free pages back to the file system)."""
-    conn.execute("DROP TABLE IF EXISTS bands")
-    conn.execute("CREATE INDEX IF NOT EXISTS postings_posted ON postings(posted_at)")
+MIGRATES_FROM = ("2", "3")
+"""Stored layout versions `migrate_from_previous` brings to `SCHEMA_VERSION`."""
+
+
+def migrate_from_previous(conn: sqlite3.Connection, path: object, version: int = 2) -> None:
+    """Bring a version-2 or -3 index to the current layout inside the caller's transaction.
+    2 -> 3: the per-key `bands` rows are dropped (every posting row already holds its keys).
+    The file keeps the freed pages for later writes (a file created before layout 3 has no
+    incremental auto-vacuum: `VACUUM` gives its free pages back to the file system).
+    3 -> 4: the statistics columns are added and filled from what is stored (types from the
+    decisions, canonical flags from the clusters, sources from the members)."""
+    if version <= 2:
+        conn.execute("DROP TABLE IF EXISTS bands")
+        conn.execute("CREATE INDEX IF NOT EXISTS postings_posted ON postings(posted_at)")
+    if version <= 3:
+        for table, column, kind in (
+            ("postings", "canonical", "INTEGER NOT NULL DEFAULT 0"),
+            ("postings", "duplicate_type", "TEXT"),
+            ("clusters", "sources", "TEXT NOT NULL DEFAULT ''"),
+        ):
+            if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+        for statement in (
+            *STATS_UNTRIGGER,
+            "UPDATE postings SET duplicate_type = json_extract(decision, '$.duplicate_type')",
+            "UPDATE postings SET canonical = id IN (SELECT canonical_id FROM clusters)",
+            "UPDATE clusters SET sources = COALESCE((SELECT group_concat(source, char(31))"
+            " FROM (SELECT DISTINCT source FROM postings p WHERE p.cluster_id = clusters.id"
+            " AND source IS NOT NULL ORDER BY source)), '')",
+            *STATS_TABLES,
+            *STATS_FILL,
+            *STATS_TRIGGERS,
+        ):
+            conn.execute(statement)
     conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
-    logger.info("index %s migrated to layout %d (band rows dropped)", path, SCHEMA_VERSION)
+    logger.info("index %s migrated from layout %d to %d", path, version, SCHEMA_VERSION)
 
 
 def to_micros(moment: datetime) -> int:

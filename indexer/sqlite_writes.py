@@ -10,7 +10,14 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from indexer.band_index import BandIndex
-from indexer.sqlite_schema import FIELDS, INSERT_POSTING, int64_bytes, to_json, to_micros
+from indexer.sqlite_schema import (
+    FIELDS,
+    INSERT_POSTING,
+    SOURCES_SEPARATOR,
+    int64_bytes,
+    to_json,
+    to_micros,
+)
 from indexer.store import StoredPosting
 
 
@@ -69,6 +76,7 @@ def insert_posting(
         band_keys=int64_bytes(unique_keys),
         document=to_json(posting.document),
         decision=to_json(posting.decision),
+        duplicate_type=posting.decision.get("duplicate_type"),
     )
     conn.execute(INSERT_POSTING, values)
     bands.stage_add(rid, values["posted_at"], unique_keys)
@@ -76,8 +84,10 @@ def insert_posting(
 
 
 def refresh_cluster(conn: sqlite3.Connection, cluster_id: str) -> None:
-    """Recompute size, first/last seen and canonical (earliest, then smallest id) from the
-    members, or drop the row when none are left."""
+    """Recompute size, first/last seen, canonical (earliest, then smallest id) and the
+    distinct sources from the members, or drop the row when none are left. The members'
+    `canonical` flags follow (only the rows whose flag changes are written), so statistics
+    count distinct vacancies from the postings index alone."""
     size, first, last = conn.execute(
         "SELECT COUNT(*), MIN(posted_at), MAX(posted_at) FROM postings WHERE cluster_id = ?",
         (cluster_id,),
@@ -85,9 +95,24 @@ def refresh_cluster(conn: sqlite3.Connection, cluster_id: str) -> None:
     if size == 0:
         conn.execute("DELETE FROM clusters WHERE id = ?", (cluster_id,))
         return
+    canonical = conn.execute(
+        "SELECT id FROM postings WHERE cluster_id = ? ORDER BY posted_at, id LIMIT 1",
+        (cluster_id,),
+    ).fetchone()[0]
+    sources = sorted(
+        row[0]
+        for row in conn.execute(
+            "SELECT DISTINCT source FROM postings WHERE cluster_id = ? AND source IS NOT NULL",
+            (cluster_id,),
+        )
+    )
     conn.execute(
-        "INSERT OR REPLACE INTO clusters (id, size, first_seen, last_seen, canonical_id)"
-        " SELECT ?1, ?2, ?3, ?4, id FROM postings WHERE cluster_id = ?1"
-        " ORDER BY posted_at, id LIMIT 1",
-        (cluster_id, size, first, last),
+        "INSERT OR REPLACE INTO clusters (id, size, first_seen, last_seen, canonical_id, sources)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (cluster_id, size, first, last, canonical, SOURCES_SEPARATOR.join(sources)),
+    )
+    conn.execute(
+        "UPDATE postings SET canonical = (id = ?2)"
+        " WHERE cluster_id = ?1 AND canonical != (id = ?2)",
+        (cluster_id, canonical),
     )

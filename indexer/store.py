@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any, Protocol
+from datetime import UTC, datetime
+from typing import Any, Literal, Protocol
 
 from indexer.minhash import Sketch, SketchParams
 
@@ -156,28 +156,38 @@ class ClusterInfo:
     canonical_id: str
     aliases: list[str]
     members: list[ClusterMember]
+    title: str | None = None
+    """Title, company and source of the canonical posting (as in `ClusterSummary`)."""
+    company: str | None = None
+    source: str | None = None
 
 
 @dataclass(frozen=True)
 class ClusterSummary:
-    """One row of the cluster listing (no members)."""
+    """One row of the cluster listing (no members); `title`, `company` and `source` are the
+    canonical posting's, so a listing can show what each cluster advertises."""
 
     id: str
     size: int
     first_seen: datetime
     last_seen: datetime
     canonical_id: str
+    title: str | None = None
+    company: str | None = None
+    source: str | None = None
 
 
 @dataclass(frozen=True)
 class ClusterFilter:
-    """Filters of the cluster listing; `company` compares normalised company keys."""
+    """Filters of the cluster listing; `company` compares normalised company keys; `title`
+    keeps clusters with a member whose title contains it (compared casefolded)."""
 
     min_size: int = 1
     company_key: str | None = None
     source: str | None = None
     since: datetime | None = None
     until: datetime | None = None
+    title: str | None = None
 
 
 @dataclass(frozen=True)
@@ -209,6 +219,32 @@ class Feedback:
     b_document: dict[str, Any] = field(default_factory=dict)
 
 
+ReviewReason = Literal["near_threshold", "single_link_merge"]
+
+
+@dataclass(frozen=True)
+class ReviewSide:
+    """One posting of a review pair, as the review list shows it (no document)."""
+
+    id: str
+    title: str
+    company: str | None
+    source: str | None
+    cluster_id: str
+    posted_at: datetime
+
+
+@dataclass(frozen=True)
+class ReviewPair:
+    """A pair the index decided on, worth a person's look: `a` is the posting whose stored
+    decision scored the pair, `b` the candidate it was scored against, `score` that score."""
+
+    a: ReviewSide
+    b: ReviewSide
+    score: float
+    reason: ReviewReason
+
+
 @dataclass(frozen=True)
 class IndexStats:
     """Sizes for metrics and benchmarks."""
@@ -216,6 +252,82 @@ class IndexStats:
     postings: int
     clusters: int
     bytes: int
+
+
+StatsInterval = Literal["day", "week", "month"]
+StatsGrouping = Literal["source", "company"]
+DUPLICATE_TYPES = ("full", "semantic", "temporal", "partial")
+"""The stored decision's `duplicate_type` values counted by name; any other (None: a posting
+decided new whose cluster later merged into an older one) is counted as "unknown"."""
+
+
+@dataclass(frozen=True)
+class StatsQuery:
+    """Duplicate statistics over postings with posted_at in [since, until) (None: unbounded),
+    per `interval` bucket aligned on UTC (day start, ISO week's Monday, month's first day),
+    and per group when `by` is set (`company` groups by the normalised company key)."""
+
+    since: datetime | None = None
+    until: datetime | None = None
+    interval: StatsInterval = "week"
+    by: StatsGrouping | None = None
+
+    def __post_init__(self) -> None:
+        for side in ("since", "until"):  # naive = UTC, like posted_at
+            moment: datetime | None = getattr(self, side)
+            if moment is not None:
+                utc = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+                object.__setattr__(self, side, utc.astimezone(UTC))
+        if self.interval not in ("day", "week", "month"):
+            raise ValueError(f"interval must be day, week or month, not {self.interval!r}")
+        if self.by not in (None, "source", "company"):
+            raise ValueError(f"by must be source or company, not {self.by!r}")
+        if self.since is not None and self.until is not None and self.since > self.until:
+            raise ValueError("since must not be after until")
+
+
+@dataclass(frozen=True)
+class StatsBucket:
+    """One bucket (and group) of the statistics. A duplicate is a posting that is not its
+    cluster's canonical (its export line has a `duplicate_of`); `distinct` counts the
+    canonicals, i.e. the clusters first seen in the bucket; `by_type` splits the duplicates
+    by their stored decision's type (keys: `DUPLICATE_TYPES` and "unknown")."""
+
+    start: datetime
+    group: str | None
+    postings: int
+    distinct: int
+    by_type: dict[str, int]
+
+    @property
+    def duplicates(self) -> int:
+        return self.postings - self.distinct
+
+    @property
+    def duplicate_rate(self) -> float:
+        return self.duplicates / self.postings if self.postings else 0.0
+
+
+@dataclass(frozen=True)
+class SourceOverlap:
+    """Clusters holding postings of both sources (`a` < `b`)."""
+
+    a: str
+    b: str
+    clusters: int
+
+
+@dataclass(frozen=True)
+class DuplicateStats:
+    """Buckets ordered by (start, group; no group first) and the board overlap table:
+    `source_clusters` counts, per source, the clusters holding a posting of it, and
+    `overlaps` the pairs of sources sharing clusters (pairs with none left out), over the
+    clusters whose [first_seen, last_seen] span meets [since, until) (the rule of the
+    cluster listing's since/until)."""
+
+    buckets: list[StatsBucket]
+    source_clusters: dict[str, int]
+    overlaps: list[SourceOverlap]
 
 
 class IndexStore(Protocol):
@@ -302,6 +414,12 @@ class IndexStore(Protocol):
         """Counts and on-disk size."""
         ...
 
+    def duplicate_stats(self, query: StatsQuery) -> DuplicateStats:
+        """Postings, distinct vacancies and duplicates (by type) per bucket and group, and
+        the board overlap table (see `StatsQuery`, `DuplicateStats`), computed by the index
+        (SQL GROUP BY, engine aggregations), never by reading every posting here."""
+        ...
+
     def add_feedback(self, feedback: Feedback) -> None:
         """Store (or replace) the label for the unordered pair {a_id, b_id}, with both
         postings' documents as they are now, so training does not depend on them staying
@@ -310,4 +428,21 @@ class IndexStore(Protocol):
 
     def iter_feedback(self) -> Iterator[Feedback]:
         """Every stored label, oldest first."""
+        ...
+
+    def feedback_labels(self, pairs: Sequence[tuple[str, str]]) -> dict[tuple[str, str], str]:
+        """The stored label of each pair given that has one, keyed by the pair's ids in
+        sorted order (a label is for the unordered pair)."""
+        ...
+
+    def review_pairs(self, threshold: float, margin: float, limit: int) -> list[ReviewPair]:
+        """Pairs for the review queue, from the decisions the index recorded:
+        - `near_threshold`: up to `limit` postings whose stored decision's score lies within
+          `margin` of `threshold`, nearest first (then by id), each with the best-scored
+          candidate of that decision (`indexer.review.best_candidate`);
+        - `single_link_merge`: up to `limit` recorded cluster merges, newest first, each as
+          the posting that bridged the clusters and its best-scored candidate from the
+          absorbed cluster.
+        Sides show where the postings stand now; a pair with a side no longer indexed (or
+        a bridging posting whose decision has changed since) is left out."""
         ...

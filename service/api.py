@@ -11,12 +11,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import datetime
 from time import perf_counter
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Query, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from indexer.store import ClusterFilter, ClusterInfo, StoreError
+from indexer.store import ClusterFilter, ClusterInfo, StatsQuery, StoreError
 from indexer.text import normalise_company
 from service.auth import RequireApiKey, check_exposure, document_security, key_ring
 from service.batches import drain
@@ -32,8 +32,10 @@ from service.memory import LARGE_REQUEST_CHARS, release_free_memory
 from service.metrics import Metrics
 from service.pipeline import Deduplicator
 from service.retention import RetentionThread
+from service.review_api import add_review_routes
 from service.schemas import (
     MAX_BATCH,
+    MAX_TITLE_CHARS,
     ClusterOut,
     ClusterPageOut,
     ClusterSummaryOut,
@@ -46,8 +48,10 @@ from service.schemas import (
     PairScoreOut,
     Posting,
     PostingOut,
+    StatsOut,
 )
 from service.settings import Settings
+from service.ui import mount_ui
 from service.warmup import warm_up
 
 logger = logging.getLogger(__name__)
@@ -255,18 +259,22 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
         min_size: Annotated[int, Query(ge=1, le=1_000_000_000)] = 1,
         company: str | None = None,
         source: str | None = None,
+        title: Annotated[str | None, Query(min_length=1, max_length=MAX_TITLE_CHARS)] = None,
         since: datetime | None = None,
         until: datetime | None = None,
         cursor: str | None = None,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> ClusterPageOut:
-        """Clusters ordered by id, filtered; follow `next_cursor` for the next page."""
+        """Clusters ordered by id, filtered; follow `next_cursor` for the next page. `title`
+        keeps clusters with a member whose title contains it (case-insensitive; a page may
+        then hold fewer clusters than `limit` and still have a `next_cursor`)."""
         filters = ClusterFilter(
             min_size=min_size,
             company_key=normalise_company(company) if company else None,
             source=source,
             since=since,
             until=until,
+            title=title,
         )
         after = decode_cursor(cursor) if cursor else None
         page = dedup.clusters(filters, after, limit)
@@ -276,6 +284,30 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
             ],
             next_cursor=encode_cursor(page.next_after) if page.next_after else None,
         )
+
+    @app.get("/stats", response_model=StatsOut, responses=_ERRORS, tags=["analysis"])
+    def duplicate_stats(
+        since: Annotated[
+            datetime | None, Query(description="Inclusive start (ISO date or datetime, UTC).")
+        ] = None,
+        until: Annotated[datetime | None, Query(description="Exclusive end.")] = None,
+        interval: Annotated[
+            Literal["day", "week", "month"], Query(description="Period of a bucket.")
+        ] = "week",
+        by: Annotated[
+            Literal["source", "company"] | None, Query(description="Group each period by.")
+        ] = None,
+    ) -> StatsOut:
+        """Duplicate statistics per period (and source or company) for postings posted in
+        [since, until): postings, distinct vacancies, duplicates by type, the duplicate rate;
+        and the board overlap table (which sources share clusters)."""
+        try:
+            query = StatsQuery(since=since, until=until, interval=interval, by=by)
+        except ValueError as exc:
+            raise ApiError(
+                422, "validation_error", str(exc), [{"field": "until", "reason": str(exc)}]
+            ) from exc
+        return StatsOut.of(query, dedup.duplicate_stats(query))
 
     @app.get("/health", tags=["ops"])
     def health() -> dict[str, str]:
@@ -305,6 +337,9 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
     def prometheus() -> Response:
         """Prometheus text exposition."""
         return Response(metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8")
+
+    add_review_routes(app, dedup, _ERRORS)
+    mount_ui(app)
 
     app.add_middleware(
         BodyLimit,

@@ -40,9 +40,19 @@ SCOPES: tuple[ScopeName, ...] = ("read", "write", "admin")
 _RANK: dict[str, int] = {name: rank for rank, name in enumerate(SCOPES)}
 MIN_KEY_LENGTH = 16  # a key shorter than this is guessable; refused at start-up
 
-# Paths anyone may reach: liveness/readiness probes and the API's own description.
+# Paths anyone may reach: liveness/readiness probes, the API's own description, and the review
+# page's code (`service.ui`: no data in it; what it shows comes through the keyed API).
 OPEN_PATHS = frozenset(
-    {"/health", "/ready", "/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"}
+    {
+        "/health",
+        "/ready",
+        "/openapi.json",
+        "/docs",
+        "/docs/oauth2-redirect",
+        "/redoc",
+        "/ui",
+        "/ui/assets/{name}",
+    }
 )
 
 # The scope each operation needs, by (method, route template). A route missing here needs
@@ -52,6 +62,9 @@ ROUTE_SCOPES: dict[tuple[str, str], ScopeName] = {
     ("GET", "/clusters"): "read",
     ("GET", "/clusters/{cluster_id:path}"): "read",
     ("GET", "/metrics"): "read",
+    ("GET", "/stats"): "read",
+    ("GET", "/pairs/explain"): "read",
+    ("GET", "/review"): "read",
     ("POST", "/dedup"): "write",
     ("POST", "/dedup/batch"): "write",
     ("POST", "/pairs/score"): "write",

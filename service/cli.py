@@ -1,4 +1,4 @@
-"""The `jobdedup` command: serve | ingest | export.
+"""The `jobdedup` command: serve | ingest | export | stats | expire | evaluate | train.
 
 Every command reads the same `Settings` (the `JOBDEDUP_*` variables), with flags overriding
 them, so `ingest` then `export` or `serve` work on the same index.
@@ -26,13 +26,14 @@ from tqdm import tqdm
 
 from classifier.evaluation import format_report, report, score_pairs
 from classifier.model import ClassifierError
-from indexer.store import StoreError
+from indexer.store import StatsQuery, StoreError
 from service.errors import validation_details
 from service.factory import ConfigurationError, build_deduplicator, build_scorer
 from service.preparation import die_with_parent
 from service.retention import cutoff, parse_moment
 from service.schemas import Posting
 from service.settings import Settings
+from service.stats_tables import write_buckets_csv, write_json, write_overlap_csv
 
 logger = logging.getLogger(__name__)
 
@@ -89,6 +90,19 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="write {id, cluster_id, duplicate_of} per posting")
     _add_common(export)
     export.add_argument("--out", type=Path, help="output file (default: stdout)")
+    stats = sub.add_parser("stats", help="duplicate statistics per period and board (CSV/JSON)")
+    _add_common(stats)
+    for side, meaning in (("since", "inclusive start"), ("until", "exclusive end")):
+        stats.add_argument(
+            f"--{side}", type=parse_moment, help=f"{meaning}: ISO date (midnight UTC) or datetime"
+        )
+    stats.add_argument("--interval", choices=["day", "week", "month"], default="week")
+    stats.add_argument("--by", choices=["source", "company"], help="group each period by")
+    stats.add_argument("--format", choices=["csv", "json"], default="csv")
+    stats.add_argument(
+        "--overlap", action="store_true", help="CSV: print the board overlap table instead"
+    )
+    stats.add_argument("--out", type=Path, help="output file (default: stdout)")
     evaluate = sub.add_parser("evaluate", help="score labelled posting pairs, print metrics")
     _add_common(evaluate)
     evaluate.add_argument("file", type=Path, help='pairs JSONL: {"pair_id", "a", "b", "label"}')
@@ -102,6 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--corpora", type=Path, help="corpora directory (default ../shared/data)")
     train.add_argument(
         "--with-feedback", action="store_true", help="add the analysts' labels stored in the index"
+    )
+    train.add_argument(
+        "--report", type=Path, help="write the training metrics (JSON) here, feedback effect too"
     )
     return parser
 
@@ -294,6 +311,29 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_stats(args: argparse.Namespace) -> int:
+    """Duplicate statistics, read beside a running writer like `export` (no writer lock)."""
+    try:
+        query = StatsQuery(since=args.since, until=args.until, interval=args.interval, by=args.by)
+    except ValueError as exc:
+        print(f"jobdedup stats: {exc}", file=sys.stderr)
+        return 2
+    dedup = build_deduplicator(settings_from(args), create=False)
+    try:
+        stats = dedup.duplicate_stats(query)
+    finally:
+        dedup.store.close()
+    with _output(args.out) as out:
+        if args.format == "json":
+            write_json(query, stats, out)
+        elif args.overlap:
+            write_overlap_csv(stats, out)
+        else:
+            write_buckets_csv(stats, out)
+    print(f"{len(stats.buckets)} buckets, {len(stats.overlaps)} overlapping pairs", file=sys.stderr)
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the HTTP service with uvicorn (one process: the embedded index's writer lock is
     per process)."""
@@ -403,7 +443,10 @@ def cmd_train(args: argparse.Namespace) -> int:
             ]
         finally:
             dedup.store.close()
-        print(f"training with {len(feedback)} feedback labels", file=sys.stderr)
+        if feedback:
+            print(f"training with {len(feedback)} feedback labels", file=sys.stderr)
+        else:
+            print("no feedback labels stored in the index: training without", file=sys.stderr)
     metrics = train(
         args.output or DEFAULT_MODEL_DIR,
         seed=DEFAULT_SEED if args.seed is None else args.seed,
@@ -416,6 +459,12 @@ def cmd_train(args: argparse.Namespace) -> int:
         f"{metrics['threshold']:.3f}, held-out F1 {held['f1']:.3f} ROC-AUC {held['roc_auc']:.3f}",
         file=sys.stderr,
     )
+    if "feedback_effect" in metrics:
+        from classifier.feedback_effect import format_feedback_effect
+
+        print(format_feedback_effect(metrics["feedback_effect"]), file=sys.stderr)
+    if args.report:
+        args.report.write_text(json.dumps(metrics, indent=2, sort_keys=True) + "\n", "utf-8")
     return 0
 
 
@@ -423,6 +472,7 @@ _COMMANDS = {
     "serve": cmd_serve,
     "ingest": cmd_ingest,
     "export": cmd_export,
+    "stats": cmd_stats,
     "expire": cmd_expire,
     "evaluate": cmd_evaluate,
     "train": cmd_train,

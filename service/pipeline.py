@@ -26,9 +26,11 @@ from indexer.store import (
     ClusterFilter,
     ClusterInfo,
     ClusterPage,
+    DuplicateStats,
     Feedback,
     IndexStore,
     Merge,
+    StatsQuery,
     StoredPosting,
     StoreUnavailable,
     WriteSet,
@@ -36,6 +38,7 @@ from indexer.store import (
 from service.decisions import Decision, PairVerdict, PipelineConfig, ScoredCandidate
 from service.group_commit import GroupCommitter
 from service.preparation import prepare_ahead, prepare_posting
+from service.review import PairExplanation, ReviewQueue, explain_pair, review_queue
 from service.schemas import Posting
 
 logger = logging.getLogger(__name__)
@@ -452,9 +455,24 @@ class Deduplicator:
         """A page of the cluster listing."""
         return self.store.list_clusters(filters, after, limit)
 
+    def duplicate_stats(self, query: StatsQuery) -> DuplicateStats:
+        """Postings, distinct vacancies and duplicates per period and board, and which boards
+        share clusters (for `GET /stats` and `jobdedup stats`); a read beside the writer."""
+        return self.store.duplicate_stats(query)
+
     def assignments(self) -> Iterator[Assignment]:
         """Every posting with its cluster and canonical as they stand now (for export)."""
         return self.store.iter_assignments()
+
+    def explain_pair(self, a_id: str, b_id: str) -> PairExplanation | list[str]:
+        """Two indexed postings side by side: `score_pair`'s verdict (the later-posted one as
+        the new posting) with its reasons in words, the diffs of their texts and the pair's
+        feedback label; or the ids of those not indexed (see `service.review`)."""
+        return explain_pair(self.store, self.score_pair, a_id, b_id)
+
+    def review_queue(self, limit: int, offset: int) -> ReviewQueue:
+        """A page of the review queue of doubtful pairs, with progress (`service.review`)."""
+        return review_queue(self.store, self.scorer.threshold, limit, offset)
 
 
 _MAX_TIME = datetime.max.replace(tzinfo=UTC)

@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from indexer.store import DuplicateStats, StatsQuery
+
 MAX_DESCRIPTION_CHARS = 200_000
 MAX_TITLE_CHARS = 1_000
 MAX_FIELD_CHARS = 1_000
@@ -239,6 +241,9 @@ class ClusterSummaryOut(BaseModel):
     first_seen: datetime
     last_seen: datetime
     canonical_id: str
+    title: str | None = Field(default=None, description="The canonical posting's title")
+    company: str | None = Field(default=None, description="The canonical posting's company")
+    source: str | None = Field(default=None, description="The canonical posting's source")
 
 
 class ClusterPageOut(BaseModel):
@@ -246,6 +251,95 @@ class ClusterPageOut(BaseModel):
 
     clusters: list[ClusterSummaryOut]
     next_cursor: str | None
+
+
+class DuplicateTypesOut(BaseModel):
+    """Duplicates of a bucket split by the type of their stored decision."""
+
+    full: int = Field(description="Same text (estimated Jaccard >= 0.9), same title.")
+    semantic: int = Field(description="Reworded, restructured or retitled copies.")
+    temporal: int = Field(description="Re-advertisements posted much later.")
+    partial: int = Field(description="Snippets or partial copies of a longer ad.")
+    unknown: int = Field(
+        description="Duplicates whose decision has no type: posted as new, their cluster "
+        "later merged into an older one (or posted before the ad they now follow)."
+    )
+
+
+class StatsBucketOut(BaseModel):
+    """Figures of one period (and group)."""
+
+    start: datetime = Field(description="Start of the period (UTC): day, Monday or 1st.")
+    group: str | None = Field(
+        description="The source or normalised company key (null: not grouped, or none set)."
+    )
+    postings: int = Field(description="Postings received (posted_at in the period).")
+    distinct: int = Field(
+        description="Distinct vacancies: postings that are their cluster's canonical (first) "
+        "posting, i.e. clusters first seen in the period."
+    )
+    duplicates: int = Field(
+        description="postings - distinct: the postings whose export line has a duplicate_of."
+    )
+    duplicate_rate: float = Field(description="duplicates / postings.")
+    by_type: DuplicateTypesOut
+
+
+class SourceClustersOut(BaseModel):
+    source: str
+    clusters: int = Field(description="Clusters of the window holding a posting of the source.")
+
+
+class OverlapOut(BaseModel):
+    """One pair of sources (a < b) and the clusters holding postings of both."""
+
+    a: str
+    b: str
+    clusters: int
+
+
+class StatsOut(BaseModel):
+    """Duplicate statistics (`GET /stats`, `jobdedup stats --format json`)."""
+
+    since: datetime | None = Field(description="Inclusive start of the window (null: open).")
+    until: datetime | None = Field(description="Exclusive end of the window (null: open).")
+    interval: Literal["day", "week", "month"]
+    by: Literal["source", "company"] | None
+    buckets: list[StatsBucketOut] = Field(description="By start, then group (null first).")
+    sources: list[SourceClustersOut] = Field(
+        description="Per source, the clusters holding one of its postings, over the clusters "
+        "whose [first_seen, last_seen] meets the window (as the cluster listing filters)."
+    )
+    overlap: list[OverlapOut] = Field(
+        description="Board overlap: pairs of sources sharing clusters (same clusters as "
+        "`sources`), most shared first; pairs sharing none are left out."
+    )
+
+    @classmethod
+    def of(cls, query: StatsQuery, stats: DuplicateStats) -> StatsOut:
+        """The response for a query and what the store counted."""
+        return cls(
+            since=query.since,
+            until=query.until,
+            interval=query.interval,
+            by=query.by,
+            buckets=[
+                StatsBucketOut(
+                    start=b.start,
+                    group=b.group,
+                    postings=b.postings,
+                    distinct=b.distinct,
+                    duplicates=b.duplicates,
+                    duplicate_rate=round(b.duplicate_rate, 6),
+                    by_type=DuplicateTypesOut(**b.by_type),
+                )
+                for b in stats.buckets
+            ],
+            sources=[
+                SourceClustersOut(source=k, clusters=v) for k, v in stats.source_clusters.items()
+            ],
+            overlap=[OverlapOut(a=o.a, b=o.b, clusters=o.clusters) for o in stats.overlaps],
+        )
 
 
 class ErrorDetail(BaseModel):

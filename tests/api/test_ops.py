@@ -116,6 +116,9 @@ def test_openapi_lists_every_route(client: TestClient) -> None:
         "/health": {"get"},
         "/ready": {"get"},
         "/metrics": {"get"},
+        "/stats": {"get"},
+        "/review": {"get"},
+        "/pairs/explain": {"get"},
     }
     batch_body = spec["paths"]["/dedup/batch"]["post"]["requestBody"]["content"]
     assert set(batch_body) == {"application/json", "application/x-ndjson"}

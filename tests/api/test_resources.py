@@ -160,8 +160,23 @@ def test_list_all_clusters_ordered_by_id(indexed: TestClient) -> None:
     assert [c["id"] for c in page["clusters"]] == ALL_CLUSTERS
     assert page["next_cursor"] is None
     summary = page["clusters"][0]
-    assert set(summary) == {"id", "size", "first_seen", "last_seen", "canonical_id"}
+    assert set(summary) == {
+        "id",
+        "size",
+        "first_seen",
+        "last_seen",
+        "canonical_id",
+        "title",
+        "company",
+        "source",
+    }
     assert (summary["size"], summary["canonical_id"]) == (2, "indeed-1001")
+    # What the listing shows of a cluster is its canonical posting.
+    assert (summary["title"], summary["company"], summary["source"]) == (
+        "Data Engineer",
+        "Acme Ltd",
+        "indeed",
+    )
 
 
 def test_filter_min_size(indexed: TestClient) -> None:

@@ -190,7 +190,7 @@ def test_a_version_2_index_is_migrated_and_keeps_its_candidates(tmp_path: Path) 
         version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     finally:
         conn.close()
-    assert "bands" not in tables and version[0] == "3"
+    assert "bands" not in tables and version[0] == "4"
 
 
 def test_a_failed_batch_leaves_no_key_behind_and_reopening_rebuilds_the_keys(
