@@ -7,15 +7,17 @@ explanation and diff, the review queue and the statistics page. Each screen is l
 `--rounds` times in a fresh browser context (no cache); the table gives the median and the
 worst. `--screenshots DIR` saves one picture per screen (the README's pictures).
 
-    .venv/bin/python bench/ui.py --data-dir /tmp/nhsidx --rounds 5
+    .venv/bin/python bench/ui.py --data-dir /tmp/nhsidx --rounds 5 --label 20
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -67,9 +69,35 @@ def _time_screen(
     page.wait_for_selector(selector, timeout=60_000)
     elapsed = time.perf_counter() - started
     if shot is not None:
-        page.screenshot(path=str(shot), full_page=True)
+        page.screenshot(path=str(shot))
     page.context.close()
     return elapsed
+
+
+def _label_queue(new_page: Callable[[], Any], base: str, count: int) -> list[float]:
+    """Label `count` pairs of the review queue with the keyboard, as an analyst would, and
+    return the seconds from each key press to the next pair being drawn (page and API time
+    only: the analyst's reading time comes on top)."""
+    page = new_page()
+    page.goto(f"{base}/ui#/review")
+    page.wait_for_selector("[data-testid=start-review]:not([disabled])", timeout=60_000)
+    page.click("[data-testid=start-review]")
+    page.wait_for_selector("[data-testid=review-position]", timeout=60_000)
+    waits: list[float] = []
+    for number in range(count):
+        position = page.inner_text("[data-testid=review-position]")
+        started = time.perf_counter()
+        page.keyboard.press("d" if number % 2 == 0 else "n")
+        page.wait_for_function(
+            "(before) => { const node = document.querySelector('[data-testid=review-position]');"
+            " return node && node.textContent !== before"
+            " && !document.querySelector('main[aria-busy]'); }",
+            arg=position,
+            timeout=60_000,
+        )
+        waits.append(time.perf_counter() - started)
+    page.context.close()
+    return waits
 
 
 def main() -> int:
@@ -77,6 +105,12 @@ def main() -> int:
     parser.add_argument("--data-dir", type=Path, required=True, help="an ingested index")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--screenshots", type=Path, help="save one PNG per screen here")
+    parser.add_argument(
+        "--label",
+        type=int,
+        default=0,
+        help="then label this many queue pairs by keyboard, on a copy of the index",
+    )
     args = parser.parse_args()
 
     from playwright.sync_api import sync_playwright
@@ -112,17 +146,42 @@ def main() -> int:
                             / f"{number}-{name.split(':')[0].replace(' ', '-')}.png"
                         )
                     times[name].append(_time_screen(new_page, base, fragment, selector, shot))
+            waits = _label_copy(args, browser, new_page) if args.label else []
             browser.close()
     finally:
         process.terminate()
         process.wait(timeout=30)
 
-    print(f"index: {args.data_dir} ({postings} postings), {args.rounds} rounds, fresh context each")
+    print(
+        f"index: {args.data_dir} ({postings.removesuffix('.0')} postings), "
+        f"{args.rounds} rounds, fresh context each"
+    )
     print("| screen | median s | worst s |")
     print("| --- | ---: | ---: |")
     for name, values in times.items():
         print(f"| {name} | {statistics.median(values):.3f} | {max(values):.3f} |")
+    if waits:
+        print(
+            f"| label {len(waits)} queue pairs by key (key press -> next pair drawn), "
+            f"total {sum(waits):.2f} s | {statistics.median(waits):.3f} | {max(waits):.3f} |"
+        )
     return 0
+
+
+def _label_copy(args: argparse.Namespace, browser: Any, new_page: Callable[[], Any]) -> list[float]:
+    """Label on a copy of the data directory (served apart) so the index measured stays as
+    it was."""
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = Path(scratch) / "index"
+        shutil.copytree(args.data_dir, copy, ignore=shutil.ignore_patterns("writer.lock"))
+        process, base = start_serve(
+            cli_env(copy), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        try:
+            return _label_queue(new_page, base, args.label)
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
 
 
 if __name__ == "__main__":

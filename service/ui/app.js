@@ -184,7 +184,8 @@ async function showClusters(params) {
       el("td", {}, el("a", { href: `#/cluster/${encode(cluster.id)}` }, cluster.title || cluster.id)),
       el("td", {}, cluster.company || ""), el("td", {}, cluster.source || ""),
       el("td", { class: "num" }, cluster.size),
-      el("td", {}, day(cluster.first_seen)), el("td", {}, day(cluster.last_seen))));
+      el("td", { class: "date" }, day(cluster.first_seen)),
+      el("td", { class: "date" }, day(cluster.last_seen))));
     }
     cursor = page.next_cursor || "";
     more.hidden = !cursor;
@@ -218,14 +219,16 @@ async function showCluster(id) {
         "data-testid": "compare-canonical" }, "compare with canonical");
     return el("tr", { "data-testid": "member-row" }, el("td", {}, box), el("td", {}, member.title),
       el("td", {}, member.company || ""), el("td", {}, member.source || ""),
-      el("td", {}, day(member.posted_at)), el("td", { class: "muted" }, member.id), el("td", {}, versus));
+      el("td", { class: "date" }, day(member.posted_at)), el("td", { class: "muted" }, member.id),
+      el("td", {}, versus));
   });
   show(
     el("p", {}, el("a", { href: "#/clusters" }, "← Clusters")),
     el("h1", { "data-testid": "cluster-title" }, cluster.members[0] ? cluster.members[0].title : cluster.id),
     el("p", { class: "muted" }, `Cluster ${cluster.id} · ${cluster.size} postings · `,
       `${day(cluster.first_seen)} – ${day(cluster.last_seen)}`,
-      cluster.aliases.length ? ` · merged from ${cluster.aliases.join(", ")}` : ""),
+      cluster.aliases.length ? ` · merged from ${cluster.aliases.slice(0, 5).join(", ")}`
+        + (cluster.aliases.length > 5 ? ` and ${cluster.aliases.length - 5} more clusters` : "") : ""),
     el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, "Title"),
       el("th", {}, "Company"), el("th", {}, "Source"), el("th", {}, "Posted"), el("th", {}, "Id"),
       el("th", {}, ""))), el("tbody", {}, rows)),
