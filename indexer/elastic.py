@@ -40,6 +40,7 @@ from indexer import elastic_review, elastic_stats
 from indexer.boilerplate import counts_from_witnesses
 from indexer.elastic_bodies import (
     MAX_SCORED_KEYS,
+    REVIEW_SINCE,
     IndexNames,
     assignments_page_query,
     candidate_query,
@@ -68,7 +69,13 @@ from indexer.elastic_plan import (
     unit_key,
     without_documents,
 )
-from indexer.elastic_setup import META_ID, EngineFetcher, check_writable, open_indices
+from indexer.elastic_setup import (
+    META_ID,
+    EngineFetcher,
+    check_writable,
+    fields_version,
+    open_indices,
+)
 from indexer.minhash import SketchParams
 from indexer.store import (
     Assignment,
@@ -130,6 +137,7 @@ class ElasticStore:
                 f"{MAX_SCORED_KEYS} band keys per query"
             )
         open_indices(client, self._names, params, create)
+        self._fields = 0  # the added fields known present (`_require_fields`)
 
     @property
     def params(self) -> SketchParams:
@@ -406,24 +414,35 @@ class ElasticStore:
         return {cid: doc["canonical_id"] for cid, doc in docs if doc and doc["live"]}
 
     def list_clusters(self, filters: ClusterFilter, after: str | None, limit: int) -> ClusterPage:
-        """One keyset page of live clusters ordered by id (limit+1 fetched to know if more)."""
+        """One keyset page of live clusters ordered by id (limit+1 fetched to know if more);
+        the title filter is a wildcard query on the member titles (`cluster_listing_query`)."""
         self._check_open()
         self._sync()
+        if filters.title is not None:
+            self._require_fields(REVIEW_SINCE, "the title filter")
         limit = max(limit, 0)
         self._client.refresh(self._names.clusters)  # see _send; cheap when nothing changed
-        if filters.title is not None:  # titles are not indexed: read and filtered here
-            rows, last, done = elastic_review.titled_page(
-                self._client, self._names, filters, after, limit + 1
-            )
-        else:
-            body = cluster_listing_query(filters, after, limit + 1)
-            hits = self._client.search(self._names.clusters, body)
-            rows, last, done = [cluster_summary(hit["_source"]) for hit in hits], None, True
+        body = cluster_listing_query(filters, after, limit + 1)
+        rows = [
+            cluster_summary(hit["_source"])
+            for hit in self._client.search(self._names.clusters, body)
+        ]
         page = elastic_review.with_canonicals(self._client, self._names, rows[:limit])
-        if len(rows) > limit and page:
-            return ClusterPage(clusters=page, next_after=page[-1].id)
-        # The title filter's scan budget ran out: the next page continues after what was read.
-        return ClusterPage(clusters=page, next_after=None if done or limit == 0 else last)
+        return ClusterPage(
+            clusters=page, next_after=page[-1].id if len(rows) > limit and page else None
+        )
+
+    def _require_fields(self, version: int, what: str) -> None:
+        """Raise StoreError unless the index carries the added fields of `version` (a reader
+        opened an index no writer has migrated yet). Once seen, never asked again: fields are
+        only ever added."""
+        if self._fields < version:
+            self._fields = fields_version(self._client, self._names)
+        if self._fields < version:
+            raise StoreError(
+                f"index {self._names.prefix} predates {what}; open it once with a writer"
+                " (serve or ingest) to add its fields"
+            )
 
     def iter_assignments(self) -> Iterator[Assignment]:
         """Every posting by id, in pages continued with search_after (nothing held open
@@ -496,5 +515,6 @@ class ElasticStore:
         """Pairs for the review queue (see the port and `indexer.elastic_review`)."""
         self._check_open()
         self._sync()
+        self._require_fields(REVIEW_SINCE, "the review queue")
         self._client.refresh(self._names.clusters)  # merge histories are searched
         return elastic_review.review_pairs(self._client, self._names, threshold, margin, limit)

@@ -9,11 +9,13 @@ Layout: two indices per store, each behind an alias (`{prefix}-postings`, `{pref
 that points at a concrete index created from an index template (`…-000001`), so a later
 re-index can swap the alias without touching the service.
 - postings: one document per posting, `_id` derived from the posting id (idempotent
-  re-posts). Indexed: band keys, block key, company key, source, cluster id and posted_at;
-  the sketch, shingle count, title, document and decision are stored in `_source` only.
+  re-posts). Indexed: band keys, block key, company key, source, cluster id, posted_at,
+  the statistics fields and the decision's score; the sketch, shingle count, title,
+  document and decision are stored in `_source` only.
 - clusters: one document per live cluster (members, aliases and statistics, so that every
-  cluster read is a real-time GET by id), one per alias, plus the `meta` document (schema
-  version and sketch parameters) and the writer `lease` document.
+  cluster read is a real-time GET by id; its members' casefolded titles indexed for the
+  listing's title filter), one per alias, plus the `meta` document (schema version and
+  sketch parameters) and the writer `lease` document.
 """
 
 from __future__ import annotations
@@ -102,7 +104,7 @@ def postings_mappings() -> dict[str, Any]:
     """
     return {
         "dynamic": "strict",
-        "_meta": {"schema": "jobdedup-postings", "stats_fields": STATS_FIELDS},
+        "_meta": {"schema": "jobdedup-postings", "stats_fields": ADDED_FIELDS},
         "properties": {
             "posting_id": {"type": "keyword"},  # doc values: iter_assignments sorts on it
             "posted_at": {"type": "long"},  # doc values: candidates sort on it
@@ -119,13 +121,19 @@ def postings_mappings() -> dict[str, Any]:
             "document": _STORED,
             "decision": _STORED,
             **STATS_PROPERTIES,
+            **REVIEW_PROPERTIES,
         },
     }
 
 
-STATS_FIELDS = 1
-"""Version of the statistics fields in `_meta.stats_fields` of the postings mapping: set on
-new indices, and on older ones once `elastic_setup` has added and filled the fields."""
+ADDED_FIELDS = 2
+"""Version of the fields added to the layout after its first indices, kept in
+`_meta.stats_fields` of the postings mapping (named after version 1): 1 = the statistics
+fields (`STATS_PROPERTIES`), 2 = also the decision's score on postings (`REVIEW_PROPERTIES`)
+and the member titles on cluster documents (`TITLE_PROPERTIES`). Set on new indices, and on
+older ones once `elastic_setup` has added and filled the fields."""
+STATS_SINCE = 1  # the statistics aggregate only indices at this version or later
+REVIEW_SINCE = 2  # the review queue and the title filter, likewise
 STATS_PROPERTIES: dict[str, Any] = {
     # Aggregated on (doc values): `source` and `company_key` are indexed without them and
     # an existing field's doc values cannot be switched on, so the groups are copies.
@@ -133,6 +141,19 @@ STATS_PROPERTIES: dict[str, Any] = {
     "duplicate_type": {"type": "keyword"},  # the stored decision's type
     "stats_source": {"type": "keyword"},
     "stats_company": {"type": "keyword"},
+}
+REVIEW_PROPERTIES: dict[str, Any] = {
+    # The stored decision's `score` (its best candidate's; absent without one): the review
+    # queue filters on a range of it and sorts on its doc values.
+    "decision_score": {"type": "double"},
+}
+MAX_TITLE_TERM = 8_191
+"""Casefolded titles longer than this (characters) are left out of `member_titles`: Lucene
+refuses a term over 32,766 UTF-8 bytes, which would fail the cluster's write (the API takes
+titles of at most 1,000 characters, so only postings written past it are affected)."""
+TITLE_PROPERTIES: dict[str, Any] = {
+    # Distinct casefolded member titles, matched by a `*needle*` wildcard (exact substring).
+    "member_titles": {"type": "keyword", "doc_values": False, "ignore_above": MAX_TITLE_TERM},
 }
 
 
@@ -169,6 +190,7 @@ def clusters_mappings() -> dict[str, Any]:
             "pending": _STORED,
             "unit_key": {"type": "keyword", **_OFF},  # boilerplate statistics
             "witnesses": _STORED,
+            **TITLE_PROPERTIES,
         },
     }
 
@@ -237,9 +259,10 @@ def candidate_query(
 def cluster_listing_query(filters: ClusterFilter, after: str | None, size: int) -> dict[str, Any]:
     """Live clusters matching the listing filters, ordered by id, keyset-paged after `after`.
 
-    `since`/`until` keep clusters whose [first_seen, last_seen] span meets the window, and the
-    company and source filters keep clusters with at least one member having that value,
-    exactly as the embedded index does.
+    `since`/`until` keep clusters whose [first_seen, last_seen] span meets the window, the
+    company and source filters keep clusters with at least one member having that value, and
+    the title filter those with a member title containing it (both casefolded), exactly as
+    the embedded index does.
     """
     clauses: list[dict[str, Any]] = [
         {"term": {"kind": "cluster"}},
@@ -256,13 +279,32 @@ def cluster_listing_query(filters: ClusterFilter, after: str | None, size: int) 
         clauses.append({"term": {"company_keys": filters.company_key}})
     if filters.source is not None:
         clauses.append({"term": {"sources": filters.source}})
+    if filters.title is not None:
+        clauses.append({"wildcard": {"member_titles": {"value": contains_pattern(filters.title)}}})
     return {
         "query": {"bool": {"filter": clauses}},
         "sort": [{"cluster_id": "asc"}],
         "size": size,
         "track_total_hits": False,
-        "_source": {"excludes": ["members", "aliases", "merges"]},
+        "_source": {"excludes": ["members", "aliases", "merges", "member_titles"]},
     }
+
+
+def contains_pattern(needle: str) -> str:
+    """A wildcard pattern matching the terms that contain `needle` casefolded (its `*`, `?`
+    and backslashes escaped, so they match themselves). A leading wildcard visits every
+    distinct term of the field; titles are short and repeat, so that is a few thousand terms
+    per hundred thousand postings, in memory, where the previous way read every cluster's
+    members."""
+    escaped = re.sub(r"([\\*?])", r"\\\1", needle.casefold())
+    return f"*{escaped}*"
+
+
+def member_titles(members: Sequence[dict[str, Any]]) -> list[str]:
+    """The `member_titles` of a cluster document: its members' distinct casefolded titles
+    (Python's `str.casefold`, as the embedded index's title filter folds them)."""
+    titles = {m["title"].casefold() for m in members if isinstance(m.get("title"), str)}
+    return sorted(titles)
 
 
 def assignments_page_query(after: str | None, size: int) -> dict[str, Any]:
@@ -274,6 +316,21 @@ def assignments_page_query(after: str | None, size: int) -> dict[str, Any]:
         "size": size,
         "track_total_hits": False,
         "_source": {"includes": ["posting_id", "cluster_id"]},
+    }
+    if after is not None:
+        body["search_after"] = [after]
+    return body
+
+
+def cluster_documents_page_query(after: str | None, size: int) -> dict[str, Any]:
+    """One page of cluster documents (live or not) with their member titles, by cluster id,
+    continued with search_after (the added fields' backfill)."""
+    body: dict[str, Any] = {
+        "query": {"bool": {"filter": [{"term": {"kind": "cluster"}}]}},
+        "sort": [{"cluster_id": "asc"}],
+        "size": size,
+        "track_total_hits": False,
+        "_source": {"includes": ["cluster_id", "members.title"]},
     }
     if after is not None:
         body["search_after"] = [after]

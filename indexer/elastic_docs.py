@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from indexer.elastic_bodies import from_micros, to_micros
+from indexer.elastic_bodies import from_micros, member_titles, to_micros
 from indexer.store import ClusterInfo, ClusterMember, ClusterSummary, Feedback, StoredPosting
 
 Source = dict[str, Any]
@@ -50,6 +50,7 @@ def posting_source(posting: StoredPosting, keys: Iterable[int], cluster_id: str)
         "shingle_count": posting.shingle_count,
         "document": posting.document,
         "decision": posting.decision,
+        "decision_score": decision_score(posting.decision),
         # `canonical` is set when the cluster is summarised (`elastic_plan.Workspace.finish`)
         **stats_values(
             {
@@ -71,6 +72,14 @@ def stats_values(source: Source, canonical: bool) -> Source:
         "stats_source": source.get("source"),
         "stats_company": source.get("company_key") or None,
     }
+
+
+def decision_score(decision: Any) -> float | None:
+    """The `decision_score` field of a posting document: its stored decision's `score` (the
+    best candidate's, `service.decisions.Decision`), the value the embedded index's review
+    queue reads with json_extract; None (field absent) when it is not a number."""
+    score = decision.get("score") if isinstance(decision, dict) else None
+    return float(score) if isinstance(score, int | float) and not isinstance(score, bool) else None
 
 
 def posting_from_source(source: Source) -> StoredPosting:
@@ -138,6 +147,7 @@ def summarise_cluster(doc: Source) -> None:
     doc["canonical_id"] = members[0]["id"] if members else ""
     doc["company_keys"] = sorted({m["company_key"] for m in members})
     doc["sources"] = sorted({m["source"] for m in members if m.get("source") is not None})
+    doc["member_titles"] = member_titles(members)
     doc["aliases"] = sorted(set(doc["aliases"]))
 
 

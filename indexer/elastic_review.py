@@ -2,16 +2,16 @@
 
 Request bodies are pure functions, as in `indexer.elastic_bodies`; the reads are functions
 over an `EngineClient` that `ElasticStore` calls (kept apart so the adapter's module holds one
-job). Nothing here writes, and nothing needs a mapping the indices do not already have:
-- a stored decision is kept in `_source` only (`enabled: false`), so the postings nearest
-  the threshold are found by a script sort that reads the score from `params._source`
-  (available to sort scripts on OpenSearch 2.x and Elasticsearch 7.10+; one request, the
-  engine reads every posting's source once, which is what the embedded index's json_extract
-  scan does too);
+job). Nothing here writes:
+- the postings nearest the threshold are found by a range filter on `decision_score` (the
+  stored decision's score, indexed with doc values since `ADDED_FIELDS` 2) and a sort script
+  on its doc values, so only postings within the margin are visited and `_source` is read
+  only for the postings kept (it was a script sort reading every posting's whole source:
+  1.1-1.8 s on 14,842 postings);
 - the merge history is kept on each surviving cluster's document (`merges`), found through
   the alias documents every merge writes (`kind: alias`, indexed `cluster_id`);
-- titles are not indexed, so the listing's title filter reads the member titles of the
-  cluster documents page by page (`members.title` by source filtering) and filters here.
+- the listing's title filter is a wildcard query on the cluster documents' `member_titles`
+  (`elastic_bodies.cluster_listing_query`), so it needs nothing here.
 """
 
 from __future__ import annotations
@@ -19,39 +19,46 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from indexer.elastic_bodies import IndexNames, cluster_listing_query, from_micros, state_id
+from indexer.elastic_bodies import IndexNames, from_micros, state_id
 from indexer.elastic_client import EngineClient
-from indexer.elastic_docs import Source, cluster_summary
+from indexer.elastic_docs import Source
 from indexer.review import best_candidate, pair_key
-from indexer.store import ClusterFilter, ClusterSummary, ReviewPair, ReviewReason, ReviewSide
+from indexer.store import ClusterSummary, ReviewPair, ReviewReason, ReviewSide
 
 REVIEW_FIELDS = ("posting_id", "title", "company", "source", "cluster_id", "posted_at")
 """Posting document fields a review side shows."""
 MAX_WINDOW = 10_000  # index.max_result_window: the most hits one search returns
 IDS_PER_SEARCH = 1_000  # posting ids per terms lookup
-NO_SCORE = 1.0e9  # sort value of a posting whose decision has no score (sorted last)
-TITLE_PAGE = 2_000  # cluster documents read per request by the title filter
-TITLE_SCAN = 50_000
-"""Cluster documents the title filter reads for one listing page at most: past that the page
-ends early (with fewer clusters, or none) and its cursor continues the scan, so one request
-stays bounded on a large index."""
+SLACK = 1e-9
+"""Widening of the range filter: `threshold ± margin` rounds differently from the distance
+`|score - threshold|` that decides (computed by the sort script in doubles, as SQLite does),
+so the range lets a hair more through and the distance is compared with the margin here."""
 
-_DISTANCE_SCRIPT = """
-def d = params['_source']['decision'];
-if (!(d instanceof Map)) { return params.none; }
-def s = d['score'];
-if (!(s instanceof Number)) { return params.none; }
-return Math.abs(((Number) s).doubleValue() - params.threshold);
-"""
+_DISTANCE_SCRIPT = "Math.abs(doc['decision_score'].value - params.threshold)"
 
 
-def near_threshold_query(threshold: float, size: int) -> dict[str, Any]:
-    """Postings by the distance of their stored decision's score from `threshold`, nearest
-    first, then by id (as the embedded index orders them). Only the sort values come back
-    (distance, posting id): the hits' sources would be read for every hit, in or out of
-    the margin, and the caller reads the few it keeps by id."""
-    return {
-        "query": {"match_all": {}},
+def near_threshold_query(
+    threshold: float, margin: float, size: int, after: list[Any] | None = None
+) -> dict[str, Any]:
+    """Postings whose decision's score lies within `margin` of `threshold` (a range filter on
+    `decision_score`, which postings without a score lack), nearest first, then by id (as the
+    embedded index orders them), continued with search_after. Only the sort values come back
+    (distance, posting id); the caller reads the sources of those it keeps by id."""
+    body: dict[str, Any] = {
+        "query": {
+            "bool": {
+                "filter": [
+                    {
+                        "range": {
+                            "decision_score": {
+                                "gte": threshold - margin - SLACK,
+                                "lte": threshold + margin + SLACK,
+                            }
+                        }
+                    }
+                ]
+            }
+        },
         "sort": [
             {
                 "_script": {
@@ -60,7 +67,7 @@ def near_threshold_query(threshold: float, size: int) -> dict[str, Any]:
                     "script": {
                         "lang": "painless",
                         "source": _DISTANCE_SCRIPT,
-                        "params": {"threshold": threshold, "none": NO_SCORE},
+                        "params": {"threshold": threshold},
                     },
                 }
             },
@@ -70,6 +77,26 @@ def near_threshold_query(threshold: float, size: int) -> dict[str, Any]:
         "track_total_hits": False,
         "_source": False,
     }
+    if after is not None:
+        body["search_after"] = after
+    return body
+
+
+def nearest_ids(
+    client: EngineClient, names: IndexNames, threshold: float, margin: float, limit: int
+) -> list[str]:
+    """Ids of the (at most `limit`) postings nearest the threshold within the margin."""
+    found: list[str] = []
+    after: list[Any] | None = None
+    while len(found) < limit:
+        body = near_threshold_query(threshold, margin, limit - len(found), after)
+        hits = client.search(names.postings, body)
+        within = [hit for hit in hits if float(hit["sort"][0]) <= margin]
+        found += [str(hit["sort"][1]) for hit in within]
+        if len(within) < len(hits) or len(hits) < body["size"]:
+            break
+        after = hits[-1]["sort"]
+    return found[:limit]
 
 
 def postings_by_id_query(ids: Sequence[str], decisions: bool) -> dict[str, Any]:
@@ -109,13 +136,6 @@ def merge_histories_query(cluster_ids: Sequence[str]) -> dict[str, Any]:
         "track_total_hits": False,
         "_source": {"includes": ["cluster_id", "merges"]},
     }
-
-
-def titled_listing_query(filters: ClusterFilter, after: str | None, size: int) -> dict[str, Any]:
-    """`cluster_listing_query` with the member titles in the sources (the title filter)."""
-    body = cluster_listing_query(filters, after, size)
-    body["_source"] = {"excludes": ["aliases", "merges", "members.company*", "members.source"]}
-    return body
 
 
 def _side(source: Source) -> ReviewSide:
@@ -165,11 +185,7 @@ def review_pairs(
     """`IndexStore.review_pairs` on the engine (the clusters index refreshed by the caller)."""
     if limit <= 0:
         return []
-    nearest = [
-        str(hit["sort"][1])
-        for hit in client.search(names.postings, near_threshold_query(threshold, limit))
-        if float(hit["sort"][0]) <= margin
-    ]
+    nearest = nearest_ids(client, names, threshold, margin, limit)
     near = postings_by_id(client, names, nearest, decisions=True)
     found: list[tuple[Source, str | None, ReviewReason]] = [
         (near[pid], None, "near_threshold") for pid in nearest if pid in near
@@ -227,28 +243,3 @@ def with_canonicals(
         )
         for c in page
     ]
-
-
-def titled_page(
-    client: EngineClient, names: IndexNames, filters: ClusterFilter, after: str | None, want: int
-) -> tuple[list[ClusterSummary], str | None, bool]:
-    """Up to `want` clusters after `after` with a member title containing `filters.title`
-    (casefolded), reading at most `TITLE_SCAN` cluster documents: (clusters, the id of the
-    last cluster read, whether the listing was read to its end)."""
-    needle = (filters.title or "").casefold()
-    matched: list[ClusterSummary] = []
-    last, read = after, 0
-    while read < TITLE_SCAN:
-        hits = client.search(names.clusters, titled_listing_query(filters, last, TITLE_PAGE))
-        for hit in hits:
-            doc = hit["_source"]
-            read += 1
-            last = doc["cluster_id"]
-            titles = (m.get("title") or "" for m in doc.get("members") or [])
-            if any(needle in title.casefold() for title in titles):
-                matched.append(cluster_summary(doc))
-                if len(matched) == want:
-                    return matched, last, False
-        if len(hits) < TITLE_PAGE:
-            return matched, last, True
-    return matched, last, False

@@ -1,5 +1,6 @@
-"""Opening a search-engine index: templates, aliases, the meta check, whether the engine accepts
-writes (readiness), and real-time reads by id.
+"""Opening a search-engine index: templates, aliases, the meta check, the fields added to an
+older index (`add_fields`), whether the engine accepts writes (readiness), and real-time reads
+by id.
 
 Kept apart from `indexer.elastic` (the adapter's behaviour) so each module holds one job.
 """
@@ -11,19 +12,23 @@ from collections.abc import Sequence
 from typing import Any
 
 from indexer.elastic_bodies import (
+    ADDED_FIELDS,
+    REVIEW_PROPERTIES,
     STATS_PROPERTIES,
+    TITLE_PROPERTIES,
     IndexNames,
     assignments_page_query,
+    cluster_documents_page_query,
     clusters_mappings,
     create_index_body,
     doc_id,
     index_template,
+    member_titles,
     postings_mappings,
     state_id,
 )
 from indexer.elastic_client import EngineClient, Operation, part
-from indexer.elastic_docs import Source, stats_values
-from indexer.elastic_stats import has_stats_fields
+from indexer.elastic_docs import Source, decision_score, stats_values
 from indexer.minhash import SketchParams
 from indexer.store import SCHEMA_VERSION, StoreUnavailable, check_compatible
 
@@ -36,7 +41,8 @@ def open_indices(
     client: EngineClient, names: IndexNames, params: SketchParams, create: bool
 ) -> None:
     """Create templates, indices and the meta document if absent (safe when several
-    instances start at once), then check the stored schema version and parameters.
+    instances start at once), then check the stored schema version and parameters, and
+    (writers only) add the fields an older index lacks (`add_fields`).
     Without `create`, a missing index is an error (readers such as `export`)."""
     if not create and not client.exists(names.clusters):
         raise StoreUnavailable(f"no index {names.prefix} on {client.engine} (nothing ingested)")
@@ -57,29 +63,76 @@ def open_indices(
     where = f"{client.engine} index {names.prefix}"
     check_compatible(where, stored.get("schema_version"), stored.get("params", {}), params)
     if create:
-        add_stats_fields(client, names)
+        add_fields(client, names)
 
 
-STATS_PAGE = 1000  # postings per page of the statistics backfill
+FIELDS_PAGE = 1000  # documents per page of the added fields' backfill
 
 
-def add_stats_fields(client: EngineClient, names: IndexNames) -> None:
-    """Give a postings index made before duplicate statistics their fields, additively: the
-    mapping and the template gain them, every posting gets its values (canonical flag from
-    its cluster document, type from its decision, group copies) by partial update, page by
-    page in posting-id order, and only then is `_meta.stats_fields` set, so an interrupted
-    backfill is redone at the next open. Idempotent; the schema version is unchanged."""
-    if has_stats_fields(client, names):
+def fields_version(client: EngineClient, names: IndexNames) -> int:
+    """The added fields an index carries, filled (`ADDED_FIELDS`; 0 before any): the lowest
+    `_meta.stats_fields` over the indices behind the postings alias."""
+    found = client.call("GET", f"/{part(names.postings)}/_mapping", what="read mapping")
+    versions = [
+        index.get("mappings", {}).get("_meta", {}).get("stats_fields") for index in found.values()
+    ]
+    return min((v if isinstance(v, int) else 0 for v in versions), default=0)
+
+
+def add_fields(client: EngineClient, names: IndexNames) -> None:
+    """Give indices made before the added fields (`ADDED_FIELDS`) those fields, additively:
+    the mappings and templates gain them, every cluster document gets its member titles and
+    every posting its statistics values (canonical flag from its cluster document, type from
+    its decision, group copies) and its decision's score by partial update, page by page in
+    id order, and only then is `_meta.stats_fields` set, so an interrupted backfill is redone
+    at the next open. Idempotent; the schema version is unchanged."""
+    if fields_version(client, names) >= ADDED_FIELDS:
         return
     mappings = postings_mappings()
     path = f"/{part(names.postings)}/_mapping"
-    client.call("PUT", path, body={"properties": STATS_PROPERTIES}, what="add statistics fields")
+    properties = {**STATS_PROPERTIES, **REVIEW_PROPERTIES}
+    client.call("PUT", path, body={"properties": properties}, what="add posting fields")
     client.put_template(names.postings, index_template(f"{names.postings}-*", mappings))
+    clusters_path = f"/{part(names.clusters)}/_mapping"
+    client.call(
+        "PUT", clusters_path, body={"properties": TITLE_PROPERTIES}, what="add cluster fields"
+    )
+    client.put_template(names.clusters, index_template(f"{names.clusters}-*", clusters_mappings()))
+    titled = _fill_member_titles(client, names)
+    filled = _fill_posting_fields(client, names)
+    client.refresh(names.postings, names.clusters)
+    client.call("PUT", path, body={"_meta": mappings["_meta"]}, what="mark added fields")
+    logger.info(
+        "added fields filled in %d postings and %d clusters of %s", filled, titled, names.prefix
+    )
+
+
+def _fill_member_titles(client: EngineClient, names: IndexNames) -> int:
+    after: str | None = None
+    filled = 0
+    while True:
+        body = cluster_documents_page_query(after, FIELDS_PAGE)
+        sources = [hit["_source"] for hit in client.search(names.clusters, body)]
+        operations: list[Operation] = [
+            (
+                {"update": {"_index": names.clusters, "_id": state_id("cluster", s["cluster_id"])}},
+                {"doc": {"member_titles": member_titles(s.get("members") or [])}},
+            )
+            for s in sources
+        ]
+        client.bulk(operations, "false")
+        filled += len(sources)
+        if len(sources) < FIELDS_PAGE:
+            return filled
+        after = sources[-1]["cluster_id"]
+
+
+def _fill_posting_fields(client: EngineClient, names: IndexNames) -> int:
     fetcher = EngineFetcher(client, names.postings, names.clusters)
     after: str | None = None
     filled = 0
     while True:
-        body = assignments_page_query(after, STATS_PAGE)
+        body = assignments_page_query(after, FIELDS_PAGE)
         body["_source"] = {
             "includes": [
                 "posting_id",
@@ -87,6 +140,7 @@ def add_stats_fields(client: EngineClient, names: IndexNames) -> None:
                 "source",
                 "company_key",
                 "decision.duplicate_type",
+                "decision.score",
             ]
         }
         sources = [hit["_source"] for hit in client.search(names.postings, body)]
@@ -95,18 +149,20 @@ def add_stats_fields(client: EngineClient, names: IndexNames) -> None:
         operations: list[Operation] = [
             (
                 {"update": {"_index": names.postings, "_id": doc_id(s["posting_id"])}},
-                {"doc": stats_values(s, canonicals.get(s["cluster_id"]) == s["posting_id"])},
+                {
+                    "doc": {
+                        **stats_values(s, canonicals.get(s["cluster_id"]) == s["posting_id"]),
+                        "decision_score": decision_score(s.get("decision")),
+                    }
+                },
             )
             for s in sources
         ]
         client.bulk(operations, "false")
         filled += len(sources)
-        if len(sources) < STATS_PAGE:
-            break
+        if len(sources) < FIELDS_PAGE:
+            return filled
         after = sources[-1]["posting_id"]
-    client.refresh(names.postings)
-    client.call("PUT", path, body={"_meta": mappings["_meta"]}, what="mark statistics fields")
-    logger.info("statistics fields added to %d postings of %s", filled, names.prefix)
 
 
 def check_writable(client: EngineClient, names: IndexNames) -> None:

@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
-from indexer.elastic_bodies import STATS_FIELDS, IndexNames, to_micros
+from indexer.elastic_bodies import STATS_SINCE, IndexNames, to_micros
 from indexer.elastic_client import EngineClient, part
+from indexer.elastic_setup import fields_version
 from indexer.stats import CountedRow, assemble, bucket_edges, overlaps_from_pairs
 from indexer.store import DuplicateStats, StatsQuery, StoreError
 
@@ -124,19 +125,10 @@ def _aggregate(client: EngineClient, index: str, body: dict[str, Any]) -> dict[s
     return aggregations
 
 
-def has_stats_fields(client: EngineClient, names: IndexNames) -> bool:
-    """Whether the postings index carries filled statistics fields (`STATS_FIELDS`)."""
-    found = client.call("GET", f"/{part(names.postings)}/_mapping", what="read mapping")
-    return all(
-        index.get("mappings", {}).get("_meta", {}).get("stats_fields") == STATS_FIELDS
-        for index in found.values()
-    )
-
-
 def duplicate_stats(client: EngineClient, names: IndexNames, query: StatsQuery) -> DuplicateStats:
     """The port's statistics in 3+ searches: a prelude, the counts (one page for a few
     groups), and one adjacency matrix per block of sources. The caller refreshes first."""
-    if not has_stats_fields(client, names):
+    if fields_version(client, names) < STATS_SINCE:
         raise StoreError(
             f"index {names.prefix} predates duplicate statistics; open it once with a writer"
             " (serve or ingest) to add them"

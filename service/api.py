@@ -266,8 +266,8 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> ClusterPageOut:
         """Clusters ordered by id, filtered; follow `next_cursor` for the next page. `title`
-        keeps clusters with a member whose title contains it (case-insensitive; a page may
-        then hold fewer clusters than `limit` and still have a `next_cursor`)."""
+        keeps clusters with a member whose title contains it (case-insensitive: Unicode
+        casefold)."""
         filters = ClusterFilter(
             min_size=min_size,
             company_key=normalise_company(company) if company else None,

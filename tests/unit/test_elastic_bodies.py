@@ -15,13 +15,15 @@ from indexer.elastic_bodies import (
     MAX_SCORED_KEYS,
     candidate_query,
     clusters_mappings,
+    contains_pattern,
     doc_id,
     from_micros,
     index_names,
+    member_titles,
     postings_mappings,
     to_micros,
 )
-from indexer.elastic_docs import decode_sketch, encode_sketch
+from indexer.elastic_docs import decision_score, decode_sketch, encode_sketch
 
 INT64 = st.integers(min_value=-(2**63), max_value=2**63 - 1)
 
@@ -61,6 +63,26 @@ def test_mappings_are_strict_and_index_only_what_queries_use() -> None:
     assert fields["sketch"]["type"] == "binary"
     assert fields["shingle_count"]["index"] is False
     assert clusters_mappings()["dynamic"] == "strict"
+    assert fields["decision_score"] == {"type": "double"}  # range-filtered and sorted on
+    assert clusters_mappings()["properties"]["member_titles"]["doc_values"] is False
+
+
+def test_title_pattern_is_the_casefolded_needle_with_wildcards_escaped() -> None:
+    assert contains_pattern("Straße") == "*strasse*"
+    assert contains_pattern("100% *remote*? C:\\") == "*100% \\*remote\\*\\? c:\\\\*"
+    assert contains_pattern("") == "**"
+
+
+def test_member_titles_are_distinct_and_casefolded() -> None:
+    members = [{"title": "Staff NURSE"}, {"title": "staff nurse"}, {"title": "ÄRZTIN"}, {}]
+    assert member_titles(members) == ["staff nurse", "ärztin"]
+
+
+def test_decision_score_is_the_stored_score_or_none() -> None:
+    assert decision_score({"score": 0.5, "candidates": []}) == 0.5
+    assert decision_score({"score": 1}) == 1.0
+    for missing in ({"score": None}, {"score": True}, {"score": "0.5"}, {}, None):
+        assert decision_score(missing) is None
 
 
 @pytest.mark.parametrize("key", ["p-1", "a/b?c", "é" * 200, "x" * MAX_ID_BYTES])
