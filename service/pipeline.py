@@ -35,6 +35,7 @@ from indexer.store import (
     StoreUnavailable,
     WriteSet,
 )
+from service.bridging import label_pairs, unbridged
 from service.decisions import Decision, PairVerdict, PipelineConfig, ScoredCandidate
 from service.group_commit import GroupCommitter
 from service.preparation import prepare_ahead, prepare_posting
@@ -306,6 +307,9 @@ class Deduplicator:
         none. A snippet holds too little to tell two vacancies apart (one made of an
         employer's intro matches every ad of that employer), so it may join a cluster but
         never bridges two; a later full copy that matches both still merges them.
+        **Judged-distinct rule** (`service.bridging`): nor does any posting merge clusters
+        whose postings the index already told apart (a recorded score under the threshold
+        between two full ads, or an analyst's `not_duplicate` label).
         """
         reported = [
             ScoredCandidate(
@@ -342,11 +346,14 @@ class Deduplicator:
             match = match if full is None else Candidate(full, match.jaccard, match.overlap)
         linked = {match.posting.cluster_id}
         if not _snippet_of(prepared, match):
-            linked |= {
-                c.posting.cluster_id
-                for c, s in zip(candidates, scores, strict=True)
-                if s >= self.merge_threshold and not _snippet_of(prepared, c)
-            }
+            linkers = [
+                c
+                for s, c in sorted(zip(scores, candidates, strict=True), key=lambda pair: -pair[0])
+                if s >= self.merge_threshold
+                and not _snippet_of(prepared, c)
+                and c.posting.cluster_id != match.posting.cluster_id
+            ]
+            linked |= self._unbridged_clusters(match, linkers)
         survivor, merges = self._plan_merges(linked, prepared.id)
         return (
             Decision(
@@ -360,6 +367,25 @@ class Deduplicator:
             ),
             merges,
         )
+
+    def _unbridged_clusters(self, match: Candidate, linkers: list[Candidate]) -> set[str]:
+        """Clusters of `linkers` (best first) that may merge with `match`'s: not those the
+        index judged distinct from it or from a stronger linker (`service.bridging`). Reads
+        the few postings involved in full (their stored decisions) only when a posting links
+        more than one cluster."""
+        if not linkers:
+            return set()
+        postings: list[StoredPosting] = []
+        for candidate in (match, *linkers):
+            full = candidate.posting
+            if not full.decision:
+                full = self.store.get_posting(full.id) or full
+            postings.append(full)
+        labels = self.store.feedback_labels(label_pairs(postings))
+        kept = unbridged(postings[0], postings[1:], self.scorer.threshold, labels)
+        refused = {p.cluster_id for p in postings[1:] if p not in kept}
+        # A cluster merges only if none of its linking members was told apart.
+        return {posting.cluster_id for posting in kept} - refused
 
     def _cluster_first(self, cluster_ids: set[str], exclude: str) -> dict[str, StoredPosting]:
         """Earliest member (other than `exclude`) of each cluster, by (posted_at, id)."""

@@ -104,3 +104,76 @@ def test_posting_containing_two_ads_merges_their_clusters(
         follow = dedup(client, {**text, "id": "D", "posted_at": "2024-03-07"})
         assert follow["cluster_id"] == survivor
         assert follow["duplicate_of"] == survivor
+
+
+# -- the judged-distinct rule (service.bridging) ----------------------------------------------
+
+_CAMPAIGN_TEXT = DATA_ENGINEER["description"]
+LYON = posting(DATA_ENGINEER, id="lyon", location="Lyon", posted_at="2024-03-01T09:00:00Z")
+GRENOBLE = posting(
+    DATA_ENGINEER,
+    id="grenoble",
+    location="Grenoble",
+    description=_CAMPAIGN_TEXT.replace("Lyon", "Grenoble"),
+    posted_at="2024-03-01T10:00:00Z",
+)
+# The campaign's ad without a place: it matches both towns' ads (scores ~0.94).
+NOWHERE = posting(
+    DATA_ENGINEER,
+    id="nowhere",
+    location=None,
+    description=_CAMPAIGN_TEXT.replace(" in Lyon", ""),
+    posted_at="2024-03-02T09:00:00Z",
+)
+
+
+def test_a_posting_never_merges_two_vacancies_the_index_told_apart(client: TestClient) -> None:
+    """One text posted for two towns: scored apart (different places). An ad of the campaign
+    that names no place matches both, joins one, and merges nothing."""
+    assert dedup(client, LYON)["status"] == "new"
+    grenoble = dedup(client, GRENOBLE)
+    assert grenoble["status"] == "new"
+    assert [c["id"] for c in grenoble["candidates"]] == ["lyon"]  # scored, and below
+
+    vague = dedup(client, NOWHERE)
+
+    assert vague["status"] == "duplicate"
+    assert {c["id"] for c in vague["candidates"]} == {"lyon", "grenoble"}
+    assert all(c["score"] >= 0.55 for c in vague["candidates"])  # both would have linked
+    joined = get_json(client, f"/clusters/{vague['cluster_id']}")
+    assert joined["aliases"] == []
+    assert joined["size"] == 2
+    other = "lyon" if vague["cluster_id"] == "grenoble" else "grenoble"
+    assert get_json(client, f"/clusters/{other}")["size"] == 1
+    assert len(get_json(client, "/clusters")["clusters"]) == 2
+
+
+def test_a_duplicate_label_lets_the_link_merge_them(client: TestClient) -> None:
+    """An analyst's `duplicate` label outweighs the low recorded score."""
+    dedup(client, LYON)
+    dedup(client, GRENOBLE)
+    label = {"a_id": "grenoble", "b_id": "lyon", "label": "duplicate"}
+    assert client.post("/feedback", json=label).status_code == 200
+
+    vague = dedup(client, NOWHERE)
+
+    assert vague["cluster_id"] == "lyon"  # merged: the older cluster survives
+    merged = get_json(client, "/clusters/lyon")
+    assert merged["aliases"] == ["grenoble"]
+    assert merged["size"] == 3
+
+
+def test_a_not_duplicate_label_stops_a_window_bridge(client: TestClient) -> None:
+    """Identical ads 74 days apart (two clusters, never compared) labelled different
+    vacancies: a copy in between joins one and does not merge them."""
+    dedup(client, posting(DATA_ENGINEER, id="jan", posted_at="2024-01-01"))
+    dedup(client, posting(DATA_ENGINEER, id="mar", posted_at="2024-03-15"))
+    label = {"a_id": "jan", "b_id": "mar", "label": "not_duplicate"}
+    assert client.post("/feedback", json=label).status_code == 200
+
+    bridge = dedup(client, posting(DATA_ENGINEER, id="feb", posted_at="2024-02-07"))
+
+    assert bridge["status"] == "duplicate"
+    assert sorted(c["id"] for c in bridge["candidates"]) == ["jan", "mar"]
+    assert get_json(client, f"/clusters/{bridge['cluster_id']}")["aliases"] == []
+    assert len(get_json(client, "/clusters")["clusters"]) == 2

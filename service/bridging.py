@@ -1,0 +1,76 @@
+"""Bridging guard: a posting never merges two clusters the index already judged distinct.
+
+Single-link clustering chains: a posting that matches two clusters merges them, so one vague
+posting can fold together vacancies that were compared directly and told apart. On real
+boards this is common: a campaign posts one text for many towns, each ad scores low against
+the others ("different places"), and one ad whose place the gazetteer cannot read (or that
+names only the region) matches all of them. In the French corpora one such posting merged 21
+clusters of a childcare campaign into one of 171 postings.
+
+The evidence is already stored: each posting's decision lists the candidates it was scored
+against. Two postings are *judged distinct* when an analyst labelled them `not_duplicate`,
+or when one's recorded score for the other is under the threshold and neither is a snippet of
+the other (under `PARTIAL_RATIO` of its shingles). Snippets are exempt because a snippet
+scores low against its full ad by nature; a later full copy that matches both should still
+merge them. An analyst's `duplicate` label overrides a low recorded score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from typing import Any
+
+from classifier.kinds import PARTIAL_RATIO
+from indexer.review import pair_key
+from indexer.store import StoredPosting
+
+Labels = Mapping[tuple[str, str], str]
+"""Feedback labels keyed by the pair's ids in sorted order (`IndexStore.feedback_labels`)."""
+
+
+def recorded_score(decision: Mapping[str, Any], candidate_id: str) -> float | None:
+    """The score a stored decision gave `candidate_id`, or None if it was not a candidate."""
+    for candidate in decision.get("candidates") or ():
+        if isinstance(candidate, Mapping) and candidate.get("id") == candidate_id:
+            score = candidate.get("score")
+            return float(score) if isinstance(score, int | float) else None
+    return None
+
+
+def _partial(a: StoredPosting, b: StoredPosting) -> bool:
+    small, large = sorted((a.shingle_count, b.shingle_count))
+    return small < PARTIAL_RATIO * large
+
+
+def judged_distinct(a: StoredPosting, b: StoredPosting, threshold: float, labels: Labels) -> bool:
+    """Whether the index holds a verdict that `a` and `b` are different vacancies (see the
+    module's docstring). Both postings need their stored `decision`."""
+    label = labels.get(pair_key(a.id, b.id))
+    if label is not None:
+        return label == "not_duplicate"
+    if _partial(a, b):
+        return False
+    for newer, older in ((a, b), (b, a)):
+        score = recorded_score(newer.decision, older.id)
+        if score is not None and score < threshold:
+            return True
+    return False
+
+
+def label_pairs(postings: Sequence[StoredPosting]) -> list[tuple[str, str]]:
+    """Every unordered pair of `postings` (the feedback labels to look up)."""
+    return [pair_key(a.id, b.id) for a, b in combinations(postings, 2)]
+
+
+def unbridged(
+    best: StoredPosting, linkers: Sequence[StoredPosting], threshold: float, labels: Labels
+) -> list[StoredPosting]:
+    """The linkers (best-scored first) whose clusters may merge with `best`'s: taken in order,
+    each accepted unless it was judged distinct from `best` or from one accepted before it.
+    Greedy in score order, so the strongest links win a conflict."""
+    accepted = [best]
+    for posting in linkers:
+        if not any(judged_distinct(posting, kept, threshold, labels) for kept in accepted):
+            accepted.append(posting)
+    return accepted[1:]

@@ -1,0 +1,77 @@
+"""The judged-distinct rule: which recorded verdicts keep a posting from merging clusters."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+
+from indexer.store import StoredPosting
+from service.bridging import judged_distinct, recorded_score, unbridged
+
+THRESHOLD = 0.55
+
+
+def _posting(
+    pid: str, shingles: int = 100, scored: dict[str, float] | None = None
+) -> StoredPosting:
+    decision: dict[str, Any] = {
+        "candidates": [{"id": other, "score": s} for other, s in (scored or {}).items()]
+    }
+    return StoredPosting(
+        id=pid,
+        content_hash=pid,
+        posted_at=datetime(2024, 3, 1, tzinfo=UTC),
+        title="t",
+        company=None,
+        source=None,
+        company_key="",
+        block_key="",
+        sketch=np.zeros(4, dtype=np.int64),
+        shingle_count=shingles,
+        cluster_id=pid,
+        decision=decision,
+    )
+
+
+def test_recorded_score_finds_the_candidate_or_none() -> None:
+    decision = {"candidates": [{"id": "a", "score": 0.2}, {"id": "b", "score": 0.9}]}
+    assert recorded_score(decision, "b") == 0.9
+    assert recorded_score(decision, "c") is None
+    assert recorded_score({}, "a") is None
+    assert recorded_score({"candidates": [{"id": "a", "score": "x"}]}, "a") is None
+
+
+def test_a_low_recorded_score_either_way_means_distinct() -> None:
+    older = _posting("a")
+    newer = _posting("b", scored={"a": 0.04})
+    assert judged_distinct(newer, older, THRESHOLD, {})
+    assert judged_distinct(older, newer, THRESHOLD, {})
+
+
+def test_a_high_or_missing_score_is_no_verdict() -> None:
+    assert not judged_distinct(_posting("b", scored={"a": 0.9}), _posting("a"), THRESHOLD, {})
+    assert not judged_distinct(_posting("b"), _posting("a"), THRESHOLD, {})
+
+
+def test_a_snippet_scoring_low_against_its_full_ad_is_no_verdict() -> None:
+    full = _posting("a", shingles=400)
+    snippet = _posting("b", shingles=100, scored={"a": 0.1})  # 25% of the full ad's shingles
+    assert not judged_distinct(snippet, full, THRESHOLD, {})
+
+
+def test_labels_override_recorded_scores() -> None:
+    low = _posting("b", scored={"a": 0.04})
+    assert not judged_distinct(low, _posting("a"), THRESHOLD, {("a", "b"): "duplicate"})
+    high = _posting("b", scored={"a": 0.99})
+    assert judged_distinct(high, _posting("a"), THRESHOLD, {("a", "b"): "not_duplicate"})
+
+
+def test_unbridged_keeps_linkers_compatible_with_everything_kept_so_far() -> None:
+    best = _posting("best")
+    told_apart_from_best = _posting("x", scored={"best": 0.1})
+    fine = _posting("y")
+    told_apart_from_fine = _posting("z", scored={"y": 0.2})
+    kept = unbridged(best, [told_apart_from_best, fine, told_apart_from_fine], THRESHOLD, {})
+    assert [p.id for p in kept] == ["y"]
