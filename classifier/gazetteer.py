@@ -349,11 +349,13 @@ def _resolve(location: str) -> Place | None:
     countries: set[str] = set()
     groups: list[list[Place]] = []
     leftover = ""
+    dept_key = ""
     if m := _DEPT_PREFIX.match(text):
         dept = ix.departements.get(m.group(1).upper())
         text = m.group(2)
         if dept is not None:
             groups.append([_place(dept)])
+            dept_key = groups[0][0].key
             countries.add("FR")
             leftover = " ".join(_NOISE.sub(" ", norm(_DEPT_MARK.sub("", text))).split())
     prefer_area = bool(_DEPT_MARK.search(text))
@@ -384,7 +386,19 @@ def _resolve(location: str) -> Place | None:
             if found := _longer_names(part, countries) or _subspans(part, countries):
                 groups.append(found)
                 break
-    if leftover and leftover in ix.names:
+    if dept_key:
+        # The "31 - TOWN" prefix is the board's own filing: a town it names lies in that
+        # département. Namesakes elsewhere ("St Hilaire", a "Rivière" inside "St Clar de
+        # Rivière") are dropped; with none left the place is the département with the town
+        # unresolved, so another town of the département is "different", not "contained".
+        groups = [groups[0]] + [
+            kept
+            for group in groups[1:]
+            if (kept := [p for p in group if p.key == dept_key or dept_key in p.within])
+        ]
+        if len(groups) > 1:
+            leftover = ""
+    elif leftover and leftover in ix.names:
         leftover = ""
     if not groups:
         return _area(min(countries)) if countries else None

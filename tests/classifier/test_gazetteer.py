@@ -190,3 +190,26 @@ def test_a_quarter_of_a_large_city_is_inside_it(quarter: str, city: str) -> None
 )
 def test_a_neighbouring_commune_of_a_city_stays_another_place(town: str, city: str) -> None:
     assert relation(resolve(town), resolve(city)) == "different"
+
+
+@pytest.mark.parametrize(
+    "unknown",
+    # Small communes of Haute-Garonne missing from the gazetteer, whose words name towns
+    # elsewhere (Saint-Hilaire in other départements, a "Rivière", a "Clermont").
+    ["31 - ST CLAR DE RIVIERE", "31 - ST HILAIRE", "31 - CLERMONT LE FORT"],
+)
+def test_a_town_under_a_departement_prefix_lies_in_that_departement(unknown: str) -> None:
+    place = resolve(unknown)
+    assert place is not None
+    assert (place.level, place.admin2) == ("admin2", place.key)
+    assert place.unresolved
+    # Another town of the département is another place, not one it contains.
+    assert relation(place, resolve("31 - LABASTIDETTE")) == "different"
+    assert relation(place, resolve(unknown)) == "same"
+
+
+def test_a_departement_prefix_keeps_its_own_towns() -> None:
+    place = resolve("31 - ST SAUVEUR")
+    assert place is not None
+    assert (place.name, place.level) == ("Saint-Sauveur", "town")
+    assert relation(place, resolve("Haute-Garonne")) == "contains"
