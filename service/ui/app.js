@@ -555,6 +555,9 @@ async function route() {
     showError(error);
   } finally {
     view.removeAttribute("aria-busy");
+    // A count of finished screens: lets a test (or a script) wait for the next one.
+    state.renders = (state.renders || 0) + 1;
+    view.dataset.rendered = String(state.renders);
   }
 }
 

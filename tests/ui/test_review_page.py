@@ -104,15 +104,17 @@ def _shot(page: Page, name: str) -> None:
 
 
 def _enter_key(page: Page, key: str) -> None:
-    """Type the key into the page's dialog and wait until the screen is drawn again."""
+    """Type the key into the page's dialog and wait until the screen is drawn again with it
+    (the dialog's close event, which takes the key, arrives after the click returns)."""
+    page.wait_for_selector("main#view:not([aria-busy])", state="attached")  # none in flight
+    before = page.locator("main#view").get_attribute("data-rendered") or "0"
     page.get_by_label("Key").fill(key)
     page.get_by_role("button", name="Use this key").click()
-    _drawn(page)
-
-
-def _drawn(page: Page) -> None:
-    """Wait until the current screen has loaded (the page marks `main` busy meanwhile)."""
-    page.wait_for_selector("main#view:not([aria-busy])", state="attached")
+    page.wait_for_function(
+        "(before) => Number(document.querySelector('main#view').dataset.rendered || 0)"
+        " > Number(before)",
+        arg=before,
+    )
 
 
 def _open_with_key(page: Page, base: str, fragment: str, key: str = READ_KEY) -> None:
