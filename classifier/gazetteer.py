@@ -350,12 +350,14 @@ def _resolve(location: str) -> Place | None:
     groups: list[list[Place]] = []
     leftover = ""
     dept_key = ""
+    stated: list[list[Place]] = []  # groups from the département prefix or postcode, not names
     if m := _DEPT_PREFIX.match(text):
         dept = ix.departements.get(m.group(1).upper())
         text = m.group(2)
         if dept is not None:
             groups.append([_place(dept)])
             dept_key = groups[0][0].key
+            stated.append(groups[0])
             countries.add("FR")
             leftover = " ".join(_NOISE.sub(" ", norm(_DEPT_MARK.sub("", text))).split())
     prefer_area = bool(_DEPT_MARK.search(text))
@@ -379,36 +381,44 @@ def _resolve(location: str) -> Place | None:
             groups.append(areas)
         named = named or bool(options)
     if fr_code and countries <= {"FR"}:
-        groups.extend(_fr_postcode(fr_code.group(1), groups))
+        from_code = _fr_postcode(fr_code.group(1), groups)
+        groups.extend(from_code)
+        stated.extend(from_code)
         countries.add("FR")
+        if not dept_key and (dept := _postcode_departement(fr_code.group(1))) is not None:
+            dept_key = _place(dept).key
+            leftover = " ".join(_NOISE.sub(" ", " ".join(parts)).split())
     if not named:
         for part in reversed(parts):
             if found := _longer_names(part, countries) or _subspans(part, countries):
                 groups.append(found)
                 break
     if dept_key:
-        # The "31 - TOWN" prefix is the board's own filing: a town it names lies in that
-        # département. Namesakes elsewhere ("St Hilaire", a "Rivière" inside "St Clar de
+        # A département the board states (the "31 - TOWN" prefix, a postcode) holds the town
+        # it names. Namesakes elsewhere ("St Hilaire", a "Rivière" inside "St Clar de
         # Rivière") are dropped; with none left the place is the département with the town
         # unresolved, so another town of the département is "different", not "contained".
-        groups = [groups[0]] + [
-            kept
-            for group in groups[1:]
-            if (kept := [p for p in group if p.key == dept_key or dept_key in p.within])
-        ]
-        if len(groups) > 1:
-            leftover = ""
-    elif leftover and leftover in ix.names:
-        leftover = ""
+        kept_groups: list[list[Place]] = []
+        for group in groups:
+            if kept := [p for p in group if p.key == dept_key or dept_key in p.within]:
+                kept_groups.append(kept)
+                if not any(group is own for own in stated):
+                    leftover = ""  # a name of the text is found in the département
+        groups = kept_groups
     if not groups:
         return _area(min(countries)) if countries else None
     return _choose(groups, countries, prefer_area, leftover)
 
 
+def _postcode_departement(code: str) -> int | None:
+    """The département (gazetteer row id) of a French postcode, if the gazetteer has it."""
+    return index().departements.get(code[:3] if code.startswith("97") else code[:2])
+
+
 def _fr_postcode(code: str, groups: list[list[Place]]) -> list[list[Place]]:
     """A French postcode's département, and its arrondissement for Paris, Lyon and Marseille
     (75008 → Paris 8), which replaces the plain town among the parts."""
-    dept_id = index().departements.get(code[:3] if code.startswith("97") else code[:2])
+    dept_id = _postcode_departement(code)
     if dept_id is None:
         return []
     dept = _place(dept_id)

@@ -196,7 +196,12 @@ def test_a_neighbouring_commune_of_a_city_stays_another_place(town: str, city: s
     "unknown",
     # Small communes of Haute-Garonne missing from the gazetteer, whose words name towns
     # elsewhere (Saint-Hilaire in other départements, a "Rivière", a "Clermont").
-    ["31 - ST CLAR DE RIVIERE", "31 - ST HILAIRE", "31 - CLERMONT LE FORT"],
+    [
+        "31 - ST CLAR DE RIVIERE",
+        "31 - ST HILAIRE",
+        "31 - CLERMONT LE FORT",
+        "31600 Saint-Clar-de-Rivière",  # the postcode states the département too
+    ],
 )
 def test_a_town_under_a_departement_prefix_lies_in_that_departement(unknown: str) -> None:
     place = resolve(unknown)
