@@ -20,22 +20,27 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
-from datetime import date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.processes import CLI
 
 Row = tuple[str, str]
 """(Monday of the week, source)."""
 
 
 def _week(posted_at: str) -> str:
-    day = datetime.fromisoformat(posted_at.replace("Z", "+00:00")).date()
+    moment = datetime.fromisoformat(posted_at.replace("Z", "+00:00"))
+    if moment.tzinfo is not None:  # the index buckets UTC days
+        moment = moment.astimezone(UTC)
+    day = moment.date()
     return (day - timedelta(days=day.weekday())).isoformat()
 
 
 def _run(*args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "service.cli", *args], capture_output=True, text=True, check=True
-    )
+    done = subprocess.run([*CLI, *args], capture_output=True, text=True, check=True)
     return done.stdout
 
 
@@ -67,7 +72,7 @@ def from_stats(data_dir: Path) -> tuple[Counter[Row], Counter[Row]]:
     counts: Counter[Row] = Counter()
     duplicates: Counter[Row] = Counter()
     for record in csv.DictReader(io.StringIO(text)):
-        row = (date.fromisoformat(record["bucket"][:10]).isoformat(), record["group"])
+        row = (record["bucket"][:10], record["group"])
         counts[row] += int(record["postings"])
         duplicates[row] += int(record["duplicates"])
     return counts, duplicates

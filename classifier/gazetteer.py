@@ -349,14 +349,14 @@ def _resolve(location: str) -> Place | None:
     countries: set[str] = set()
     groups: list[list[Place]] = []
     leftover = ""
-    dept_key = ""
+    dept_place: Place | None = None
     stated: list[list[Place]] = []  # groups from the département prefix or postcode, not names
     if m := _DEPT_PREFIX.match(text):
         dept = ix.departements.get(m.group(1).upper())
         text = m.group(2)
         if dept is not None:
             groups.append([_place(dept)])
-            dept_key = groups[0][0].key
+            dept_place = groups[0][0]
             stated.append(groups[0])
             countries.add("FR")
             leftover = " ".join(_NOISE.sub(" ", norm(_DEPT_MARK.sub("", text))).split())
@@ -385,15 +385,16 @@ def _resolve(location: str) -> Place | None:
         groups.extend(from_code)
         stated.extend(from_code)
         countries.add("FR")
-        if not dept_key and (dept := _postcode_departement(fr_code.group(1))) is not None:
-            dept_key = _place(dept).key
+        if dept_place is None and (dept := _postcode_departement(fr_code.group(1))) is not None:
+            dept_place = _place(dept)
             leftover = " ".join(_NOISE.sub(" ", " ".join(parts)).split())
     if not named:
         for part in reversed(parts):
             if found := _longer_names(part, countries) or _subspans(part, countries):
                 groups.append(found)
                 break
-    if dept_key:
+    if dept_place is not None:
+        dept_key = dept_place.key
         # A département the board states (the "31 - TOWN" prefix, a postcode) holds the town
         # it names. Namesakes elsewhere ("St Hilaire", a "Rivière" inside "St Clar de
         # Rivière") are dropped; with none left the place is the département with the town
@@ -405,9 +406,20 @@ def _resolve(location: str) -> Place | None:
                 if not any(group is own for own in stated):
                     leftover = ""  # a name of the text is found in the département
         groups = kept_groups
+        if leftover and _names_an_area_holding(leftover, dept_place):
+            leftover = ""  # "31 - Occitanie", "France 31000": no town is named
     if not groups:
         return _area(min(countries)) if countries else None
     return _choose(groups, countries, prefer_area, leftover)
+
+
+def _names_an_area_holding(text: str, dept: Place) -> bool:
+    """Whether `text` names the département `dept` or an area holding it (its region,
+    France): then it names no town of its own."""
+    return any(
+        o.key == dept.key or o.key in dept.within or (o.level == "country" and o.country == "FR")
+        for o in _options(text)
+    )
 
 
 def _postcode_departement(code: str) -> int | None:

@@ -41,15 +41,16 @@ from indexer.boilerplate import counts_from_witnesses
 from indexer.elastic_bodies import (
     MAX_SCORED_KEYS,
     REVIEW_SINCE,
+    STATS_SINCE,
     IndexNames,
     assignments_page_query,
     candidate_query,
     cluster_listing_query,
+    feedback_id,
     feedback_page_query,
     ids_before_query,
     index_names,
     live_clusters_count,
-    state_id,
     to_micros,
 )
 from indexer.elastic_client import EngineClient, Operation
@@ -477,6 +478,7 @@ class ElasticStore:
         batch is flushed and cluster documents are refreshed (postings are searchable once
         written)."""
         self._check_open()
+        self._require_fields(STATS_SINCE, "duplicate statistics")
         self._sync()
         self._client.refresh(self._names.clusters)
         return elastic_stats.duplicate_stats(self._client, self._names, query)
@@ -488,7 +490,7 @@ class ElasticStore:
         it needs neither the lease nor the journal), searchable when this returns."""
         self._check_open()
         source = feedback_source(feedback)
-        key = state_id("feedback", f"{source['a_id']}\n{source['b_id']}")
+        key = feedback_id(source["a_id"], source["b_id"])
         action = {"index": {"_index": self._names.clusters, "_id": key}}
         self._client.bulk([(action, source)], self._refresh)
 

@@ -84,6 +84,11 @@ def doc_id(key: str) -> str:
     return "~sha256~" + hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
+def feedback_id(a_id: str, b_id: str) -> str:
+    """The document id of a pair's feedback label (`a_id`, `b_id` in sorted order)."""
+    return state_id("feedback", f"{a_id}\n{b_id}")
+
+
 def state_id(kind: str, key: str = "") -> str:
     """`_id` of a clusters-index document: kinds share the index, so the id is namespaced."""
     return doc_id(f"{kind}:{key}")

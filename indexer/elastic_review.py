@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from indexer.elastic_bodies import IndexNames, from_micros, state_id
+from indexer.elastic_bodies import IndexNames, feedback_id, from_micros
 from indexer.elastic_client import EngineClient
 from indexer.elastic_docs import Source
 from indexer.review import best_candidate, pair_key
@@ -218,8 +218,7 @@ def feedback_labels(
     labels: dict[tuple[str, str], str] = {}
     for start in range(0, len(keys), IDS_PER_SEARCH):
         refs = [
-            (names.clusters, state_id("feedback", f"{a}\n{b}"))
-            for a, b in keys[start : start + IDS_PER_SEARCH]
+            (names.clusters, feedback_id(a, b)) for a, b in keys[start : start + IDS_PER_SEARCH]
         ]
         for source in client.mget(refs):
             if source.get("kind") == "feedback":

@@ -14,11 +14,10 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
-from indexer.elastic_bodies import STATS_SINCE, IndexNames, to_micros
+from indexer.elastic_bodies import IndexNames, to_micros
 from indexer.elastic_client import EngineClient, part
-from indexer.elastic_setup import fields_version
 from indexer.stats import CountedRow, assemble, bucket_edges, overlaps_from_pairs
-from indexer.store import DuplicateStats, StatsQuery, StoreError
+from indexer.store import DuplicateStats, StatsQuery
 
 MAX_SOURCES = 10_000  # distinct sources read for the overlap table
 MATRIX_FILTERS = 100  # index.max_adjacency_matrix_filters: the engines' default ceiling
@@ -127,12 +126,8 @@ def _aggregate(client: EngineClient, index: str, body: dict[str, Any]) -> dict[s
 
 def duplicate_stats(client: EngineClient, names: IndexNames, query: StatsQuery) -> DuplicateStats:
     """The port's statistics in 3+ searches: a prelude, the counts (one page for a few
-    groups), and one adjacency matrix per block of sources. The caller refreshes first."""
-    if fields_version(client, names) < STATS_SINCE:
-        raise StoreError(
-            f"index {names.prefix} predates duplicate statistics; open it once with a writer"
-            " (serve or ingest) to add them"
-        )
+    groups), and one adjacency matrix per block of sources. The caller refreshes first and
+    has checked that the index carries the statistics fields."""
     since = None if query.since is None else to_micros(query.since)
     until = None if query.until is None else to_micros(query.until)
     prelude = _aggregate(client, names.postings, prelude_body(since, until))

@@ -92,9 +92,13 @@ SELECT_LIGHT = (
 )
 SELECT_CANDIDATE = SELECT_LIGHT.replace("SELECT ", "SELECT p.rid, ", 1)
 INSERT_POSTING = (
-    f"INSERT INTO postings (rid, {', '.join(FIELDS)}, band_keys, duplicate_type)"
-    f" VALUES (:rid, {', '.join(':' + name for name in FIELDS)}, :band_keys, :duplicate_type)"
+    f"INSERT INTO postings (rid, {', '.join(FIELDS)}, band_keys, duplicate_type, canonical)"
+    f" VALUES (:rid, {', '.join(':' + name for name in FIELDS)}, :band_keys, :duplicate_type,"
+    " NOT EXISTS (SELECT 1 FROM clusters WHERE id = :cluster_id))"
 )
+"""The `canonical` flag is guessed at insert (the first posting of a new cluster is its
+canonical), so `refresh_cluster` rarely flips it: each flip rewrites the statistics counts
+through the update trigger (2 removals and 2 additions more)."""
 SOURCES_SEPARATOR = "\x1f"
 """Joins a cluster's sorted distinct sources in `clusters.sources` (a unit separator: no
 board name holds one)."""

@@ -32,6 +32,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from service.errors import error_response
 from service.factory import ConfigurationError
+from service.ui import ASSET_PATH, PAGE_PATH
 
 logger = logging.getLogger(__name__)
 
@@ -50,8 +51,8 @@ OPEN_PATHS = frozenset(
         "/docs",
         "/docs/oauth2-redirect",
         "/redoc",
-        "/ui",
-        "/ui/assets/{name}",
+        PAGE_PATH,
+        ASSET_PATH,
     }
 )
 

@@ -16,6 +16,7 @@ from typing import Any
 from classifier.feature_words import describe
 from indexer.review import pair_key
 from indexer.store import IndexStore, ReviewPair, StoredPosting
+from service.bridging import recorded_score
 from service.decisions import PairVerdict
 from service.diffs import TextDiff, diff_texts
 from service.schemas import Posting
@@ -129,11 +130,9 @@ def review_queue(store: IndexStore, threshold: float, limit: int, offset: int) -
 def _recorded_score(newer: StoredPosting, older: StoredPosting) -> float | None:
     """The score the index recorded for the pair when one of them was decided, if any."""
     for decided, other in ((newer, older), (older, newer)):
-        candidates: Any = decided.decision.get("candidates")
-        for candidate in candidates if isinstance(candidates, list) else ():
-            if isinstance(candidate, dict) and candidate.get("id") == other.id:
-                found = candidate.get("score")
-                return float(found) if isinstance(found, int | float) else None
+        score = recorded_score(decided.decision, other.id)
+        if score is not None:
+            return score
     return None
 
 

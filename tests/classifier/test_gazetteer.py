@@ -218,3 +218,13 @@ def test_a_departement_prefix_keeps_its_own_towns() -> None:
     assert place is not None
     assert (place.name, place.level) == ("Saint-Sauveur", "town")
     assert relation(place, resolve("Haute-Garonne")) == "contains"
+
+
+@pytest.mark.parametrize("wider", ["31 - Occitanie", "Occitanie 31000", "France 31000"])
+def test_a_departement_with_its_region_or_country_names_no_town(wider: str) -> None:
+    """The rule above leaves a name unresolved only if it is no area holding the département:
+    a region or the country beside it is not an unknown town."""
+    place = resolve(wider)
+    assert place is not None
+    assert place.unresolved == ""
+    assert relation(place, resolve("Toulouse")) == "contains"
