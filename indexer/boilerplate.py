@@ -132,6 +132,27 @@ def counts_from_witnesses(
     return result
 
 
+def with_added(
+    counts: Counts,
+    added: Mapping[Key, set[int]],
+    scopes: Sequence[tuple[int, int]],
+    units: Iterable[int | None],
+) -> dict[Key, tuple[int, bool]]:
+    """`counts` (of `scopes` x `units`, the asking posting's) as they will read once the
+    witnesses `added` by postings written since are recorded: what a store's `unit_counts`
+    will answer then. Each added witness was new to its set when added (`Witnesses.
+    observations` only adds new ones), so the counts simply grow by the sets' sizes."""
+    result = dict(counts)
+    own = dict(scopes)
+    for key in {(scope, unit) for unit in units if unit is not None for scope in own}:
+        witnesses = added.get(key)
+        if not witnesses:
+            continue
+        count, mine = result.get(key, (0, False))
+        result[key] = (count + len(witnesses), mine or own[key[0]] in witnesses)
+    return result
+
+
 class UnitCounter:
     """In-memory unit statistics, for scoring pairs outside an index (evaluation, training):
     the corpus at hand (a pairs file, the training ads) is the corpus the rules learn from."""

@@ -64,6 +64,7 @@ from indexer.elastic_docs import (
 )
 from indexer.elastic_lease import TTL_S, WriterLease
 from indexer.elastic_plan import (
+    SearchKey,
     Workspace,
     overlay_matches,
     plan_apply,
@@ -326,23 +327,78 @@ class ElasticStore:
         source = self._reader().posting(posting_id)
         return None if source is None else posting_from_source(source)
 
+    @property
+    def reads_ahead(self) -> bool:
+        """Yes: each read is a round trip, and a group's reads fit in a few."""
+        return True
+
+    def read_ahead(self, posting_ids: Sequence[str], units: Sequence[tuple[int, int]]) -> None:
+        """Fetch, in two multi-gets, the postings a group's decisions will read (and whether
+        their ids name a cluster or an alias, which a new cluster's name depends on) and the
+        boilerplate statistics they will count. Only inside this thread's batch: the cache
+        is valid while the batch holds the lease."""
+        self._check_open()
+        workspace = self._batch_workspace()
+        if workspace is None:
+            return
+        workspace.prefetch(postings=posting_ids, clusters=posting_ids, aliases=posting_ids)
+        workspace.units(unit_key(scope, unit) for scope, unit in units)
+
+    def search_ahead(self, queries: Sequence[CandidateQuery]) -> None:
+        """Run a group's candidate searches in one `_msearch`, then fetch every hit's full
+        document and cluster in one multi-get; `find_candidates` answers from them when it
+        can prove the answer unchanged (see there)."""
+        self._check_open()
+        workspace = self._batch_workspace()
+        if workspace is None:
+            return
+        pending = list(workspace.pending.postings)
+        todo: dict[SearchKey, dict[str, Any]] = {}
+        for query in queries:
+            key = _search_key(query)
+            if key is None or key in workspace.searches or key in todo:
+                continue
+            skipped = pending if query.exclude_id is None else [*pending, query.exclude_id]
+            todo[key] = candidate_query(list(key[0]), key[1], key[2], key[3], skipped, key[5])
+        if not todo:
+            return
+        hit_ids: list[str] = []
+        cluster_ids: list[str] = []
+        for key, hits in zip(
+            todo, self._client.msearch(self._names.postings, list(todo.values())), strict=True
+        ):
+            excluded = frozenset(pending if key[4] is None else [*pending, key[4]])
+            workspace.searches[key] = (excluded, hits)
+            hit_ids += (hit["_source"]["posting_id"] for hit in hits)
+            cluster_ids += (hit["_source"]["cluster_id"] for hit in hits)
+        workspace.prefetch(postings=hit_ids, clusters=cluster_ids)
+
+    def _batch_workspace(self) -> Workspace | None:
+        return self._workspace if self._workspace is not None and self._mine() else None
+
     def find_candidates(self, query: CandidateQuery) -> list[StoredPosting]:
         """Band-key or block-key hits in the window, most shared keys first (one search;
-        inside a batch, merged with the batch's pending postings, which the search skips)."""
+        inside a batch, merged with the batch's pending postings, which the search skips).
+
+        A search run ahead (`search_ahead`) against the same engine state answers instead
+        when it provably equals the live search: it skipped a subset of what the live search
+        skips (pending postings only accumulate), so dropping the now-skipped hits gives the
+        live answer unless that cut a full page (`limit` hits) short."""
         self._check_open()
-        keys = set(query.band_keys)
-        block = query.block_key if query.block_key not in ("", "|") else None
-        if query.limit <= 0 or not (keys or block):
+        key = _search_key(query)
+        if key is None:
             return []
+        keys, block, since, until = set(key[0]), key[1], key[2], key[3]
         workspace = self._reader()
-        since = None if query.since is None else to_micros(query.since)
-        until = None if query.until is None else to_micros(query.until)
         skipped = list(workspace.pending.postings)
         if query.exclude_id is not None:
             skipped.append(query.exclude_id)
-        body = candidate_query(sorted(keys), block, since, until, skipped, query.limit)
+        hits = _ahead_hits(workspace.searches.get(key), frozenset(skipped), query.limit)
+        if hits is None:
+            body = candidate_query(key[0], block, since, until, skipped, query.limit)
+            hits = self._client.search(self._names.postings, body)
         found: list[tuple[int, Source]] = []
-        for hit in self._client.search(self._names.postings, body):
+        for hit in hits:
             source = hit["_source"]
             moved = workspace.pending.repoints.get(source["posting_id"])
             found.append(
@@ -520,3 +576,28 @@ class ElasticStore:
         self._require_fields(REVIEW_SINCE, "the review queue")
         self._client.refresh(self._names.clusters)  # merge histories are searched
         return elastic_review.review_pairs(self._client, self._names, threshold, margin, limit)
+
+
+def _search_key(query: CandidateQuery) -> SearchKey | None:
+    """What identifies a candidate search; None when it cannot find anything."""
+    keys = tuple(sorted(set(query.band_keys)))
+    block = query.block_key if query.block_key not in ("", "|") else None
+    if query.limit <= 0 or not (keys or block):
+        return None
+    since = None if query.since is None else to_micros(query.since)
+    until = None if query.until is None else to_micros(query.until)
+    return keys, block, since, until, query.exclude_id, query.limit
+
+
+def _ahead_hits(
+    ahead: tuple[frozenset[str], list[Source]] | None, skipped: frozenset[str], limit: int
+) -> list[Source] | None:
+    """The hits of a search run ahead, as the live search would give them now, or None
+    when that cannot be told (hits were dropped from a full page)."""
+    if ahead is None:
+        return None
+    excluded, hits = ahead
+    if not excluded <= skipped:
+        return None
+    kept = [hit for hit in hits if hit["_source"]["posting_id"] not in skipped]
+    return kept if len(kept) == len(hits) or len(hits) < limit else None

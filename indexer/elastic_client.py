@@ -265,6 +265,33 @@ class EngineClient:
         hits: list[dict[str, Any]] = result["hits"]["hits"]
         return hits
 
+    def msearch(self, index: str, bodies: Sequence[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+        """The hits of several searches of one index, in request order, in one round trip.
+        As with `search`, nothing partial is returned: a search that failed, or whose shards
+        did not all answer, fails the whole call (transient causes as `StoreUnavailable`)."""
+        if not bodies:
+            return []
+        # The URL parameter is refused by _msearch (OpenSearch 2.4); each search's header
+        # line takes it. Shard failures are checked as well, in case an engine ignores it.
+        header = {"allow_partial_search_results": False}
+        lines = ndjson_lines([line for body in bodies for line in (header, body)])
+        payload = b"".join(line + b"\n" for line in lines)
+        what = f"msearch {index} ({len(bodies)} searches)"
+        result = self.call(
+            "POST", f"/{part(index)}/_msearch", None, payload, ndjson=True, what=what
+        )
+        hits: list[list[dict[str, Any]]] = []
+        for response in result["responses"]:
+            if "error" in response:
+                status = int(response.get("status", 500))
+                raise self._error(status, response["error"], f"{what} failed: {response['error']}")
+            shards = response.get("_shards", {})
+            if shards.get("failed"):
+                failures = {"failed_shards": shards.get("failures", [])}
+                raise self._error(503, failures, f"{what}: {shards['failed']} shards failed")
+            hits.append(response["hits"]["hits"])
+        return hits
+
     def count(self, index: str, body: dict[str, Any] | None = None) -> int:
         result = self.call("POST", f"/{part(index)}/_count", body=body, what=f"count {index}")
         return int(result["count"])

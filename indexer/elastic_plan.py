@@ -28,6 +28,9 @@ from indexer.elastic_docs import (
 )
 from indexer.store import WriteSet
 
+SearchKey = tuple[tuple[int, ...], str | None, int | None, int | None, str | None, int]
+"""A candidate search: sorted keys, block key, window (µs), excluded posting id, limit."""
+
 
 class Fetcher(Protocol):
     """Real-time reads by id from the engine, all kinds in one round trip: postings and
@@ -109,6 +112,9 @@ class Workspace:
         self._aliases: dict[str, str | None] = {}
         self._units: dict[str, frozenset[int]] = {}
         self._absorbed_canonicals: set[str] = set()  # of clusters merged away by this apply
+        self.searches: dict[SearchKey, tuple[frozenset[str], list[Source]]] = {}
+        """Candidate searches run ahead (`ElasticStore.search_ahead`): the hits, and the
+        posting ids the search excluded (pending then, or the asking posting)."""
 
     # -- reads (pending first, then cache, then the engine) --------------------------------
 

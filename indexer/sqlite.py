@@ -301,6 +301,17 @@ class SqliteStore:
 
     # -- reads ----------------------------------------------------------------------------
 
+    @property
+    def reads_ahead(self) -> bool:
+        """No: every read is a local page lookup, nothing to save by announcing it."""
+        return False
+
+    def read_ahead(self, posting_ids: Sequence[str], units: Sequence[tuple[int, int]]) -> None:
+        """Nothing to do (see `reads_ahead`)."""
+
+    def search_ahead(self, queries: Sequence[CandidateQuery]) -> None:
+        """Nothing to do (see `reads_ahead`)."""
+
     def get_posting(self, posting_id: str) -> StoredPosting | None:
         """The posting with this id, or None."""
         rows = self._rows("get posting", f"{SELECT_POSTING} WHERE p.id = ?", (posting_id,))

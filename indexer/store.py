@@ -358,6 +358,27 @@ class IndexStore(Protocol):
         acknowledge postings only after it. Holds the writer lock for the whole block."""
         ...
 
+    @property
+    def reads_ahead(self) -> bool:
+        """Whether `read_ahead` and `search_ahead` save anything (each read is a round trip
+        to a remote engine): callers skip computing the hints when they would not."""
+        ...
+
+    def read_ahead(self, posting_ids: Sequence[str], units: Sequence[tuple[int, int]]) -> None:
+        """Hint, inside `batch()`: the decisions about to be made read these postings, ask
+        whether their ids name a cluster or an alias, and read these (scope, unit)
+        boilerplate statistics. A remote store fetches them at once; every answer stays
+        exactly what it would be without the hint."""
+        ...
+
+    def search_ahead(self, queries: Sequence[CandidateQuery]) -> None:
+        """Hint, inside `batch()`: these candidate searches are about to be made, one per
+        decision, in order. A remote store runs them in one round trip against the state
+        before the group's pending writes (which it merges at `find_candidates` time, as
+        it does for a search made then); a later search that differs from its hint, or
+        that the group's own writes could change, is made live. Answers never change."""
+        ...
+
     def get_posting(self, posting_id: str) -> StoredPosting | None:
         """The posting with this id, or None."""
         ...

@@ -77,12 +77,42 @@ def _stream() -> list[dict[str, Any]]:
     ]
     for n in range(4):
         items += near_duplicate_pair(n, seed=500)
+    return items + _board_intro_stream()
+
+
+INTRO = (
+    "Our teams build reliable services for customers across the whole region every day. "
+    "We value curiosity, kindness and the courage to try new ideas in everything we do."
+)
+
+
+def _board_intro_stream() -> list[dict[str, Any]]:
+    """Six employers' ads opening with one board's intro, and re-posts: the intro becomes
+    boilerplate at the fourth employer, inside a group, which changes the keys the later
+    postings of that group search with (what the engine's read-ahead must predict)."""
+    items: list[dict[str, Any]] = []
+    for n in range(6):
+        original, repost = near_duplicate_pair(n + 10, seed=900)
+        for item in (original, repost):
+            item["description"] = f"{INTRO} {item['description']}"
+            item["posted_at"] = f"2024-06-{n + 1:02d}T09:00:00Z"
+        items.append(original)
+        if n % 2:
+            items.append(repost)
     return items
 
 
+@pytest.mark.parametrize("group", [4, 256])
 def test_bulk_ingest_decides_as_one_by_one_on_the_embedded_index(
-    engine: Engine, url: str, prefix: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    engine: Engine,
+    url: str,
+    prefix: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    group: int,
 ) -> None:
+    """Groups of 4, and one group holding the whole stream (its reads announced 64 at a
+    time: `service.pipeline.READ_AHEAD`)."""
     postings = [Posting.model_validate(item) for item in _stream()]
     reference = build_deduplicator(Settings(data_dir=tmp_path / "sqlite"))
     try:
@@ -94,9 +124,44 @@ def test_bulk_ingest_decides_as_one_by_one_on_the_embedded_index(
     point_factory_at_engine(monkeypatch, engine, url)
     ingest = build_deduplicator(Settings(data_dir=tmp_path / "engine"))
     try:
-        got = [d.to_dict() for d in ingest.dedup_stream(postings, group=4)]
+        got = [d.to_dict() for d in ingest.dedup_stream(postings, group=group)]
         assert got == expected
         assert list(ingest.assignments()) == expected_export
         assert [d["status"] for d in got].count("duplicate") >= 6
+    finally:
+        ingest.store.close()
+
+
+def test_a_group_updating_a_candidate_of_its_later_posting_decides_as_one_by_one(
+    engine: Engine, url: str, prefix: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine holds an ad; one group updates it and then brings its re-post. The re-post's
+    search, run ahead of the group, found the stored version, which by then is pending: the
+    answer must be the pending version alone, as a live search merged with the group's
+    writes gives it (a stale copy beside it would be a second candidate)."""
+    before = [Posting.model_validate(p) for p in (DATA_ENGINEER, STAFF_NURSE, BARISTA)]
+    edited = DATA_ENGINEER["description"] + " Hybrid working, two days a week in Lyon."
+    group = [
+        Posting.model_validate(p)
+        for p in (
+            ACCOUNT_EXECUTIVE,
+            posting(DATA_ENGINEER, description=edited),  # an update of the stored ad
+            DATA_ENGINEER_REPOST,  # its re-post, searching while the update is pending
+            posting(STAFF_NURSE, id="nhs-5503", posted_at="2024-02-22"),
+        )
+    ]
+    reference = build_deduplicator(Settings(data_dir=tmp_path / "sqlite"))
+    try:
+        expected = [reference.dedup(p).to_dict() for p in [*before, *group]]
+    finally:
+        reference.store.close()
+    point_factory_at_engine(monkeypatch, engine, url)
+    ingest = build_deduplicator(Settings(data_dir=tmp_path / "engine"))
+    try:
+        got = [d.to_dict() for d in ingest.dedup_stream(before, group=len(before))]
+        got += [d.to_dict() for d in ingest.dedup_stream(group, group=len(group))]
+        assert got == expected
+        repost = got[len(before) + 2]
+        assert [c["id"] for c in repost["candidates"]].count(DATA_ENGINEER["id"]) == 1
     finally:
         ingest.store.close()

@@ -9,6 +9,7 @@ from indexer.boilerplate import (
     UnitCounter,
     Witnesses,
     unit_hash,
+    with_added,
 )
 
 INTRO = ("acme", "is", "a", "leading", "provider", "of", "widgets")
@@ -81,3 +82,41 @@ def test_statistics_stop_growing_at_the_threshold() -> None:
     assert witnesses.observations([unit], saturated_company) == [(0, unit, witnesses.employer)]
     # a unit that is boilerplate for every employer needs no more rows in any scope
     assert witnesses.observations([unit], {(0, unit): (GLOBAL_EMPLOYERS, False)}) == []
+
+
+def test_with_added_predicts_the_counts_a_store_will_answer_after_the_writes() -> None:
+    """The read-ahead of a group folds the witnesses its earlier postings will write into the
+    counts read before the group: it must give what the statistics answer once they are
+    written, up to and past the caps, for every posting of a sequence sharing units."""
+    postings = [
+        ("acme", "data engineer", [INTRO, EEO, TASKS]),
+        ("acme", "accountant", [INTRO, EEO]),
+        ("acme", "data engineer", [INTRO, TASKS]),  # a re-post: no new title witness
+        ("globex", "analyst", [EEO, INTRO]),
+        ("acme", "tester", [INTRO, EEO]),
+        ("initech", "analyst", [EEO]),
+        ("", "cleaner", [EEO, TASKS]),  # no company: no company scope
+        ("umbrella", "nurse", [EEO, INTRO]),
+        ("acme", "porter", [INTRO, EEO, TASKS]),
+    ]
+    before = UnitCounter()
+    before.observe(Witnesses("acme", "chef"), [unit_hash(INTRO)])  # state before the group
+    live = UnitCounter()
+    live.record(
+        (scope, unit, witness) for (scope, unit), ws in before._seen.items() for witness in ws
+    )
+    added: dict[tuple[int, int], set[int]] = {}
+    for company, title, units in postings:
+        witnesses = Witnesses(company, title)
+        hashes = [unit_hash(u) for u in units]
+        predicted = with_added(
+            before.unit_counts(witnesses.scopes(), hashes), added, witnesses.scopes(), hashes
+        )
+        actual = live.unit_counts(witnesses.scopes(), hashes)
+        assert predicted == actual, (company, title)
+        assert witnesses.mask(hashes, predicted) == witnesses.mask(hashes, actual)
+        rows = witnesses.observations(hashes, predicted)
+        live.record(rows)
+        for scope, unit, witness in rows:
+            added.setdefault((scope, unit), set()).add(witness)
+    assert any(len(ws) >= GLOBAL_EMPLOYERS for ws in live._seen.values())  # a cap was reached
