@@ -13,16 +13,18 @@ Call = Callable[[httpx.Client, int], httpx.Response]
 
 
 def concurrent_calls(
-    base: str, call: Call, count: int, inflight: int
+    base: str | list[str], call: Call, count: int, inflight: int
 ) -> tuple[float, list[float], int]:
-    """Throughput of `count` calls with `inflight` threads taking the next index in turn."""
+    """Throughput of `count` calls with `inflight` threads taking the next index in turn;
+    with several base URLs (service instances), thread i calls `base[i % len(base)]`."""
+    bases = [base] if isinstance(base, str) else base
     lock = threading.Lock()
     next_index = iter(range(count))
     latencies: list[float] = []
     errors = [0]
 
-    def worker() -> None:
-        with httpx.Client(base_url=base, timeout=120) as client:
+    def worker(url: str) -> None:
+        with httpx.Client(base_url=url, timeout=120) as client:
             while True:
                 with lock:
                     n = next(next_index, None)
@@ -35,7 +37,9 @@ def concurrent_calls(
                     latencies.append(elapsed)
                     errors[0] += failed
 
-    threads = [threading.Thread(target=worker) for _ in range(inflight)]
+    threads = [
+        threading.Thread(target=worker, args=(bases[i % len(bases)],)) for i in range(inflight)
+    ]
     started = time.perf_counter()
     for thread in threads:
         thread.start()

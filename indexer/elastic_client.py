@@ -16,7 +16,6 @@ of it, so a caller gets its answer or a `StoreUnavailable` within the timeout.
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import threading
@@ -25,6 +24,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol
 from urllib.parse import quote
+
+import orjson
 
 from indexer.elastic_errors import is_blocked, is_transient
 from indexer.store import StoreError, StoreUnavailable
@@ -88,8 +89,10 @@ def part(value: str) -> str:
 
 
 def ndjson_lines(lines: Sequence[Any]) -> list[bytes]:
-    """Each bulk line serialised once (so request sizes are known before sending)."""
-    return [json.dumps(line, ensure_ascii=False, separators=(",", ":")).encode() for line in lines]
+    """Each bulk line serialised once (so request sizes are known before sending), by orjson:
+    the same compact UTF-8 JSON as `json.dumps(..., ensure_ascii=False)`, several times
+    faster on the posting documents and candidate queries a group sends."""
+    return [orjson.dumps(line) for line in lines]
 
 
 class EngineClient:

@@ -197,11 +197,6 @@ def merge_entry(absorbed: str, posting_id: str) -> Source:
     return {"absorbed": absorbed, "posting_id": posting_id, "at": to_micros(datetime.now(UTC))}
 
 
-def shared_keys(source: Source, keys: set[int]) -> int:
-    """How many of the query's band keys a posting document carries."""
-    return sum(1 for key in source["band_keys"] if key in keys)
-
-
 def feedback_source(feedback: Feedback) -> Source:
     """A feedback document; the pair is unordered, so its ids are stored sorted."""
     first, second = sorted(

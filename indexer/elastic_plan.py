@@ -23,7 +23,6 @@ from indexer.elastic_docs import (
     merge_entry,
     new_cluster,
     posting_source,
-    shared_keys,
     summarise_cluster,
 )
 from indexer.store import WriteSet
@@ -112,6 +111,8 @@ class Workspace:
         self._aliases: dict[str, str | None] = {}
         self._units: dict[str, frozenset[int]] = {}
         self._absorbed_canonicals: set[str] = set()  # of clusters merged away by this apply
+        self._by_key: dict[int, set[str]] = {}  # band/lookup key -> pending posting ids
+        self._by_block: dict[str, set[str]] = {}  # block key -> pending posting ids
         self.searches: dict[SearchKey, tuple[frozenset[str], list[Source]]] = {}
         """Candidate searches run ahead (`ElasticStore.search_ahead`): the hits, and the
         posting ids the search excluded (pending then, or the asking posting)."""
@@ -183,10 +184,6 @@ class Workspace:
         for key, witnesses in grouped.items():
             self.pending.units[key] = current.get(key, frozenset()) | witnesses
 
-    def pending_postings(self) -> list[Source]:
-        """Posting documents written in this workspace and not yet sent (for candidates)."""
-        return [source for source in self.pending.postings.values() if source is not None]
-
     # -- writes ---------------------------------------------------------------------------
 
     def _editable_cluster(self, cluster_id: str, create: bool) -> Source | None:
@@ -212,6 +209,7 @@ class Workspace:
         source = self.posting(posting_id)
         if source is None:
             return None
+        self._unindex(self.pending.postings.get(posting_id))
         self.pending.postings[posting_id] = None
         self.pending.repoints.pop(posting_id, None)
         self.pending.flags.pop(posting_id, None)
@@ -257,7 +255,29 @@ class Workspace:
         assert doc is not None
         doc["members"].append(member_of(source))
         self.pending.postings[source["posting_id"]] = source
+        for key in source["band_keys"]:
+            self._by_key.setdefault(key, set()).add(source["posting_id"])
+        self._by_block.setdefault(source["block_key"], set()).add(source["posting_id"])
         return left, cluster_id
+
+    def _unindex(self, source: Source | None) -> None:
+        if source is not None:
+            for key in source["band_keys"]:
+                self._by_key[key].discard(source["posting_id"])
+            self._by_block[source["block_key"]].discard(source["posting_id"])
+
+    def pending_hits(self, keys: Iterable[int], block_key: str | None) -> dict[str, int]:
+        """Pending postings sharing a key or the block key: id -> number of shared keys.
+        From an inverted index of the pending keys (a scan of every pending posting per
+        query made a 256-posting group quadratic: 2.4 s of 2,000 NHS ads)."""
+        shared: dict[str, int] = {}
+        for key in keys:
+            for pid in self._by_key.get(key, ()):
+                shared[pid] = shared.get(pid, 0) + 1
+        if block_key:
+            for pid in self._by_block.get(block_key, ()):
+                shared.setdefault(pid, 0)
+        return shared
 
     def finish(self, cluster_ids: Iterable[str]) -> None:
         """Recompute the statistics of touched clusters; an emptied cluster is deleted, or
@@ -361,15 +381,14 @@ def overlay_matches(
 ) -> list[tuple[int, Source]]:
     """Pending postings that a candidate query would find, with their shared-key counts."""
     found: list[tuple[int, Source]] = []
-    for source in workspace.pending_postings():
-        when = source["posted_at"]
-        if source["posting_id"] == exclude_id:
+    for pid, shared in workspace.pending_hits(keys, block_key).items():
+        source = workspace.pending.postings[pid]
+        if source is None or pid == exclude_id:
             continue
+        when = source["posted_at"]
         if (since_us is not None and when < since_us) or (until_us is not None and when > until_us):
             continue
-        shared = shared_keys(source, keys)
-        if shared or (block_key and source["block_key"] == block_key):
-            found.append((shared, source))
+        found.append((shared, source))
     return found
 
 

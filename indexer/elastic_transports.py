@@ -22,7 +22,9 @@ from typing import Any
 
 import elastic_transport
 import elasticsearch
+import elasticsearch.serializer
 import opensearchpy
+import orjson
 
 from indexer.elastic_client import EngineError
 from indexer.store import StoreError, StoreUnavailable
@@ -46,6 +48,26 @@ def _headers(body: Any, ndjson: bool) -> dict[str, str]:
     if body is not None:
         headers["content-type"] = "application/x-ndjson" if ndjson else "application/json"
     return headers
+
+
+class OrjsonOpenSearchSerializer(opensearchpy.JSONSerializer):
+    """opensearch-py's JSON (de)serialiser on orjson, as the `elasticsearch` client ships
+    one (`elasticsearch.serializer.OrjsonSerializer`): the standard library's json took
+    about an eighth of the engine path's CPU (posting documents, candidate queries, hits)."""
+
+    def loads(self, s: str) -> Any:
+        try:
+            return orjson.loads(s)
+        except orjson.JSONDecodeError as exc:
+            raise opensearchpy.SerializationError(s, exc) from exc
+
+    def dumps(self, data: Any) -> Any:
+        if isinstance(data, str | bytes):  # already serialised (bulk and msearch bodies)
+            return data
+        try:
+            return orjson.dumps(data, default=self.default, option=orjson.OPT_SERIALIZE_NUMPY)
+        except (TypeError, orjson.JSONEncodeError) as exc:
+            raise opensearchpy.SerializationError(data, exc) from exc
 
 
 class ElasticsearchTransport:
@@ -151,6 +173,7 @@ def connect_elasticsearch(
         retry_on_timeout=False,
         retry_on_status=(),
         connections_per_node=POOL_SIZE,
+        serializer=elasticsearch.serializer.OrjsonSerializer(),
         **options,
     )
     return ElasticsearchTransport(client, timeout)
@@ -166,5 +189,6 @@ def connect_opensearch(url: str, timeout: float) -> OpenSearchTransport:
         retry_on_timeout=False,
         retry_on_status=(),
         pool_maxsize=POOL_SIZE,
+        serializer=OrjsonOpenSearchSerializer(),
     )
     return OpenSearchTransport(client, timeout)

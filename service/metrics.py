@@ -65,7 +65,8 @@ class Metrics:
         )
         self.stage_seconds = Histogram(
             "jobdedup_stage_seconds",
-            "Time per pipeline stage (clean, sketch, candidates, score, persist).",
+            "Time per pipeline stage (clean, sketch, candidates, score, persist; writer_wait: the "
+            "posting's group waiting for the store's writer lock or lease).",
             ["stage"],
             buckets=_STAGE_BUCKETS,
             registry=self.registry,

@@ -188,25 +188,30 @@ class Deduplicator:
         pending = iter(prepared_iter)
         while (first := next(pending, None)) is not None:
             rest = islice(pending, group - 1)
+            asked = perf_counter()
             with self.store.batch():
+                waited = perf_counter() - asked
                 decisions: list[Decision] = []
                 window = [first, *islice(rest, self._window() - 1)]
                 while window:
                     decisions += self._decide_window(window, dry_run)
                     window = list(islice(rest, self._window()))
-            yield from decisions
+            yield from _waited(decisions, waited)
 
     def _decide_group(
         self, items: Sequence[tuple[PreparedPosting, dict[str, float]]]
     ) -> list[Decision]:
         """Decide and write prepared postings in order, as one store batch (one commit)."""
         size = self._window()
+        asked = perf_counter()
         with self.store.batch():
-            return [
+            waited = perf_counter() - asked
+            decisions = [
                 decision
                 for start in range(0, len(items), size)
                 for decision in self._decide_window(items[start : start + size], False)
             ]
+        return _waited(decisions, waited)
 
     def _window(self) -> int:
         """Postings whose reads are announced to the store at once: `READ_AHEAD` for a store
@@ -253,7 +258,9 @@ class Deduplicator:
     def _decide_and_write(
         self, prepared: PreparedPosting, timings: dict[str, float], dry_run: bool
     ) -> Decision:
-        with self.store.writer():
+        asked = perf_counter()
+        with self.store.writer():  # re-entrant inside a batch: the group's wait is `_waited`
+            timings["writer_wait"] = perf_counter() - asked
             existing = self.store.get_posting(prepared.id)
             if existing is not None and existing.content_hash == prepared.content_hash:
                 return self._unchanged(existing, timings)
@@ -564,6 +571,15 @@ class Deduplicator:
 
 
 _MAX_TIME = datetime.max.replace(tzinfo=UTC)
+
+
+def _waited(decisions: list[Decision], seconds: float) -> list[Decision]:
+    """Record in each decision's timings how long its group waited for the store's writer
+    (the in-process lock, and on the engine the writer lease that serialises instances):
+    the `writer_wait` stage of `jobdedup_stage_seconds`, what `bench/instances.py` reads."""
+    for decision in decisions:
+        decision.timings["writer_wait"] = seconds
+    return decisions
 
 
 def _snippet_of(prepared: PreparedPosting, candidate: Candidate) -> bool:

@@ -9,7 +9,7 @@ from classifier.model import load_model
 from tests.api.postings import DATA_ENGINEER, DATA_ENGINEER_REPOST, STAFF_NURSE, posting
 from tests.api.support import dedup
 
-STAGES = ("clean", "sketch", "candidates", "score", "persist")
+STAGES = ("clean", "sketch", "candidates", "score", "persist", "writer_wait")
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
 
@@ -74,6 +74,7 @@ def test_metrics_count_requests_decisions_stages_and_index_size(client: TestClie
     assert _value(samples, count, stage="clean") == 4  # every decision is prepared
     assert _value(samples, count, stage="candidates") == 3  # not for the unchanged re-post
     assert _value(samples, count, stage="persist") == 2  # not unchanged, not dry run
+    assert _value(samples, count, stage="writer_wait") == 4  # every decision waits its turn
 
     assert _value(samples, "jobdedup_candidates_per_posting_count") == 3
     assert _value(samples, "jobdedup_candidates_per_posting_sum") == 1
