@@ -2,10 +2,11 @@
 
 Measured on real cross-board pairs (French boards, NHS): the classifier missed re-posts whose
 title gained a contract or schedule word ("- Full Time", "(CDI)", "- Temps plein"), a seniority
-word the text already states, or the town; whose place was given at region or country level;
-whose company carried a group or country suffix; whose employer intro was rewritten between two
-scrapes; or which dropped a sentence and gained a salary line. Each habit is one pure function
-(posting, seeded rng, `variants.Context`) → posting, in every language the corpora hold;
+word the text already states, the town or the employer's name; whose place was given at
+region or country level; whose company carried a group or country suffix; whose employer
+intro was rewritten between two scrapes; or which dropped a sentence and gained a salary
+line. Each habit is one pure function (posting, seeded rng, `variants.Context`) → posting, in
+every language the corpora hold;
 `variants.repost` applies them at label-independent rates, and `classifier.mutations` makes the
 hard negatives that state *another* contract, seniority or place on both sides.
 """
@@ -147,6 +148,20 @@ def town_in_title(posting: Posting, rng: random.Random, ctx: Context) -> Posting
     return {**posting, "title": rng.choice(forms)}
 
 
+EMPLOYER_FORMS = ("{company} - {title}", "{title} - {company}", "{title} | {company}")
+"""How boards join an employer's name to a title, in every language alike."""
+
+
+def employer_in_title(posting: Posting, rng: random.Random, ctx: Context) -> Posting:
+    """The employer's name put in the title, as aggregators and job centres do
+    ("Association Béthanie - Kinésithérapeute (H/F)", "Data Engineer | Acme")."""
+    company = str(posting.get("company") or "").strip()
+    if not company:
+        return posting
+    title = rng.choice(EMPLOYER_FORMS).format(company=company, title=posting["title"].strip())
+    return {**posting, "title": title}
+
+
 def coarser_location(posting: Posting, rng: random.Random, ctx: Context) -> Posting:
     """The place at another granularity: its département or county, its region, or the
     country (aggregators), from the shipped gazetteer; the country alone when the town is
@@ -209,6 +224,7 @@ HABITS = (
     occupation_title,
     town_in_title,
     coarser_location,
+    employer_in_title,
     company_variant,
     rewrite_intro,
     drop_sentence_add_salary,

@@ -36,13 +36,15 @@ from indexer.minhash import SketchParams, estimate_jaccard, overlap_from_jaccard
 from indexer.prepare import PreparedPosting, prepare_document
 from indexer.store import StoredPosting
 
-FEATURE_VERSION = 4
+FEATURE_VERSION = 5
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
 # 4: three-valued contract and seniority comparisons (conflict / agree / unknown) instead of
 #    one-sided counts; titles compared without place names; title_stem_jaccard; text
 #    features of the job-specific units; place containment and distance (gazetteer).
+# 5: titles also compared without the employer's identifying words; towns without the short
+#    function words of multi-word names ("sur"), which made any two French ads "co-located".
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -271,18 +273,22 @@ def _core_shares(a: PostingFields, b: PostingFields, sim: TextSimilarity) -> lis
 
 
 def _title_features(a: PostingFields, b: PostingFields) -> list[float]:
-    """Titles compared without the place names either side gives as its location, when only
-    one title names a place: boards put the town in the title ("Data Analyst H/F - Lyon").
-    When both titles name different places they stay ("CAMHS Psychiatrist Canterbury" /
-    "... Thanet": a campaign's one ad per site)."""
+    """Titles compared without what boards add from the posting's other fields:
+    - the place names either side gives as its location, when only one title names a place
+      ("Data Analyst H/F - Lyon"); when both titles name different places they stay
+      ("CAMHS Psychiatrist Canterbury" / "... Thanet": a campaign's one ad per site);
+    - the identifying words of either side's employer ("Association Béthanie -
+      Kinésithérapeute (H/F)", "Data Engineer | Acme"), dropped from both titles alike, so
+      two vacancies of one employer still differ by their role words."""
     if not (a.title_key and b.title_key):
         return [NAN] * 8
     places = a.towns | b.towns
     named_a, named_b = a.title_tokens & places, b.title_tokens & places
     if named_a and named_b and named_a != named_b:
         places = frozenset()
-    key_a, tokens_a = _without_places(a.title_key, a.title_tokens, places)
-    key_b, tokens_b = _without_places(b.title_key, b.title_tokens, places)
+    added = places | a.company_tokens | b.company_tokens
+    key_a, tokens_a = _without_places(a.title_key, a.title_tokens, added)
+    key_b, tokens_b = _without_places(b.title_key, b.title_tokens, added)
     return [
         float(key_a == key_b),
         _jaccard(tokens_a, tokens_b),
@@ -302,7 +308,8 @@ def _title_features(a: PostingFields, b: PostingFields) -> list[float]:
 def _without_places(
     key: str, tokens: frozenset[str], places: frozenset[str]
 ) -> tuple[str, frozenset[str]]:
-    """A title key and its tokens without place names, unless nothing else would be left."""
+    """A title key and its tokens without place (or employer) names, unless nothing else
+    would be left."""
     if places.isdisjoint(tokens) or tokens <= places:
         return key, tokens
     return " ".join(w for w in key.split() if w not in places), tokens - places

@@ -181,6 +181,7 @@ def extract_fields(document: Mapping[str, Any]) -> PostingFields:
     language = _language(document.get("language"), text)
     location_clean = clean(location)
     postcodes, outward, places = location_parts(location_clean, location)
+    stop = stop_words(language or "")
     padded = f" {' '.join(tokens)} "
     title_padded = f" {' '.join(title_words)} "
     title_table, description_table = _tables()
@@ -188,7 +189,6 @@ def extract_fields(document: Mapping[str, Any]) -> PostingFields:
     references = contacts.references(text) | contacts.references(title)
     region, *fallbacks = _REGIONS.get(language or "", ("GB",))
     pay = contacts.pay(salary_text, frozenset(_tokens(salary_text)), text, token_set)
-    stop = stop_words(language or "")
     shingles, middle = _shingles(tokens)
     return PostingFields(
         title_key=title_key,
@@ -202,7 +202,7 @@ def extract_fields(document: Mapping[str, Any]) -> PostingFields:
         company_tokens=frozenset(company_key.split()) - lx.GENERIC_COMPANY_WORDS,
         location_key=normalise_location(location),
         location_tokens=places,
-        towns=places - lx.GENERIC_PLACE_WORDS,
+        towns=_towns(places, stop),
         postcodes=postcodes,
         outward_codes=outward,
         remote=bool(lx.REMOTE.search(title_padded) or lx.REMOTE.search(location_clean)),
@@ -224,6 +224,17 @@ def extract_fields(document: Mapping[str, Any]) -> PostingFields:
         language=language,
         anchors=anchors("\n".join((title, _text(document, "company"), text)), stop),
     )
+
+
+def _towns(places: frozenset[str], stop: frozenset[str]) -> frozenset[str]:
+    """The words of a location that name its town: not generic place words ("centre"), nor
+    the short function words of multi-word names ("Saint-Marcel-sur-Lignon": "sur"), which
+    every text of the language holds, so a town "named in the other ad" matched any French ad.
+    Short (4 letters or fewer) and a stop word of the ad's language: "Ely" and "Wells" stay.
+    A name made only of such words keeps them."""
+    named = places - lx.GENERIC_PLACE_WORDS
+    particles = {w for w in named if len(w) <= 4 and w in stop}
+    return named - particles if named - particles else named
 
 
 def description_markers(text: str) -> frozenset[str]:

@@ -139,6 +139,41 @@ def test_town_in_the_title_is_not_a_title_difference() -> None:
     assert f["title_diff_tokens"] == 0.0
 
 
+@pytest.mark.parametrize(
+    "decorated",
+    [
+        "Association Béthanie - Développeur Python (H/F)",
+        "Développeur Python | Association Béthanie",
+        "Béthanie - Développeur Python",
+    ],
+)
+def test_the_employer_in_the_title_is_not_a_title_difference(decorated: str) -> None:
+    a = _copy(DEVELOPER_FR, title=decorated, company="Association Béthanie")
+    b = _copy(DEVELOPER_FR, id="b", company="Association Béthanie")
+    f = _features(a, b)
+    assert f["title_equal"] == 1.0
+    assert f["title_diff_tokens"] == 0.0
+
+
+def test_two_roles_of_one_employer_still_differ_by_their_role_words() -> None:
+    a = _copy(DEVELOPER_FR, title="Acme - Développeur Python", company="Acme")
+    b = _copy(DEVELOPER_FR, id="b", title="Acme - Chef de projet", company="Acme")
+    f = _features(a, b)
+    assert f["title_equal"] == 0.0
+    assert f["title_jaccard"] == 0.0
+
+
+def test_a_particle_of_a_town_name_is_not_the_town_named_in_the_other_ad() -> None:
+    """ "sur" of "Saint-Marcel-sur-Lignon" is in any French text; the town is not."""
+    text = DEVELOPER_FR["description"] + " Poste basé sur notre site."
+    a = _copy(DEVELOPER_FR, description=text, location="Saint-Marcel-sur-Lignon")
+    b = _copy(DEVELOPER_FR, id="b", description=text, location="Villeneuve-sur-Lot")
+    assert _features(a, b)["location_in_other_description"] == 0.0
+    c = _copy(DEVELOPER_FR, id="c", description=text + " Villeneuve", location="Villeneuve")
+    d = _copy(DEVELOPER_FR, id="d", description=text + " Villeneuve", location="Villeneuve")
+    assert _features(c, d)["location_in_other_description"] == 1.0
+
+
 def test_snippet_is_contained_in_the_full_ad() -> None:
     snippet = _copy(NURSE_EN, description=NURSE_EN["description"][:400])
     f = _features(NURSE_EN, snippet)
