@@ -32,7 +32,9 @@ import logging
 import threading
 import time
 from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -140,6 +142,8 @@ class ElasticStore:
             )
         open_indices(client, self._names, params, create)
         self._fields = 0  # the added fields known present (`_require_fields`)
+        # Runs the searches announced ahead while the deciding thread decides (`search_ahead`).
+        self._ahead = ThreadPoolExecutor(max_workers=1, thread_name_prefix="search-ahead")
 
     @property
     def params(self) -> SketchParams:
@@ -171,6 +175,7 @@ class ElasticStore:
     def close(self) -> None:
         """Close the client's connections; the store is unusable afterwards."""
         self._closed = True
+        self._ahead.shutdown(wait=False, cancel_futures=True)
         self._lease.close()
         self._client.transport.close()
 
@@ -345,9 +350,13 @@ class ElasticStore:
         workspace.units(unit_key(scope, unit) for scope, unit in units)
 
     def search_ahead(self, queries: Sequence[CandidateQuery]) -> None:
-        """Run a group's candidate searches in one `_msearch`, then fetch every hit's full
-        document and cluster in one multi-get; `find_candidates` answers from them when it
-        can prove the answer unchanged (see there)."""
+        """Start a group's candidate searches as one `_msearch`, followed by one multi-get of
+        every hit's full document and cluster, on a background thread: the deciding thread
+        goes on deciding the postings before these and waits only when `find_candidates`
+        needs an answer not back yet. The background thread only reads the engine (its
+        state does not change while the batch holds the lease); its answers are folded into
+        the workspace by the deciding thread, and `find_candidates` uses them only when it
+        can prove them equal to a live search (see there)."""
         self._check_open()
         workspace = self._batch_workspace()
         if workspace is None:
@@ -356,22 +365,40 @@ class ElasticStore:
         todo: dict[SearchKey, dict[str, Any]] = {}
         for query in queries:
             key = _search_key(query)
-            if key is None or key in workspace.searches or key in todo:
+            if key is None or key in workspace.searches or key in workspace.ahead or key in todo:
                 continue
             skipped = pending if query.exclude_id is None else [*pending, query.exclude_id]
             todo[key] = candidate_query(list(key[0]), key[1], key[2], key[3], skipped, key[5])
         if not todo:
             return
-        hit_ids: list[str] = []
-        cluster_ids: list[str] = []
-        for key, hits in zip(
-            todo, self._client.msearch(self._names.postings, list(todo.values())), strict=True
-        ):
-            excluded = frozenset(pending if key[4] is None else [*pending, key[4]])
-            workspace.searches[key] = (excluded, hits)
-            hit_ids += (hit["_source"]["posting_id"] for hit in hits)
-            cluster_ids += (hit["_source"]["cluster_id"] for hit in hits)
-        workspace.prefetch(postings=hit_ids, clusters=cluster_ids)
+        excluded = [frozenset(pending if k[4] is None else [*pending, k[4]]) for k in todo]
+        future = self._ahead.submit(self._search_and_fetch, list(todo.values()))
+        batch = _AheadBatch(list(todo), excluded, future)
+        for key in todo:
+            workspace.ahead[key] = batch
+
+    def _search_and_fetch(self, bodies: list[dict[str, Any]]) -> _AheadResult:
+        """(On the background thread.) The searches' hits, then their documents and clusters."""
+        results = self._client.msearch(self._names.postings, bodies)
+        hit_ids = list(dict.fromkeys(h["_source"]["posting_id"] for hits in results for h in hits))
+        clusters = list(dict.fromkeys(h["_source"]["cluster_id"] for hits in results for h in hits))
+        found = self._fetcher.fetch(hit_ids, clusters, [])
+        return _AheadResult(results, hit_ids, clusters, found[0], found[1])
+
+    def _ahead_answer(
+        self, workspace: Workspace, key: SearchKey
+    ) -> tuple[frozenset[str], list[Source]] | None:
+        """The search run ahead for `key`, waiting for its batch if it is still running."""
+        batch = workspace.ahead.get(key)
+        if batch is not None:
+            result = batch.future.result()  # re-raises what the background request raised
+            for one, excluded, hits in zip(batch.keys, batch.excluded, result.hits, strict=True):
+                workspace.searches[one] = (excluded, hits)
+                workspace.ahead.pop(one, None)
+            workspace.absorb(
+                result.postings, result.found_postings, result.clusters, result.found_clusters
+            )
+        return workspace.searches.get(key)
 
     def _batch_workspace(self) -> Workspace | None:
         return self._workspace if self._workspace is not None and self._mine() else None
@@ -393,7 +420,7 @@ class ElasticStore:
         skipped = list(workspace.pending.postings)
         if query.exclude_id is not None:
             skipped.append(query.exclude_id)
-        hits = _ahead_hits(workspace.searches.get(key), frozenset(skipped), query.limit)
+        hits = _ahead_hits(self._ahead_answer(workspace, key), frozenset(skipped), query.limit)
         if hits is None:
             body = candidate_query(key[0], block, since, until, skipped, query.limit)
             hits = self._client.search(self._names.postings, body)
@@ -601,3 +628,24 @@ def _ahead_hits(
         return None
     kept = [hit for hit in hits if hit["_source"]["posting_id"] not in skipped]
     return kept if len(kept) == len(hits) or len(hits) < limit else None
+
+
+@dataclass(frozen=True)
+class _AheadResult:
+    """What the background thread brings back: hits per search, and the documents asked for
+    (found ones by id; ids not found are absent)."""
+
+    hits: list[list[Source]]
+    postings: list[str]
+    clusters: list[str]
+    found_postings: dict[str, Source]
+    found_clusters: dict[str, Source]
+
+
+@dataclass(frozen=True)
+class _AheadBatch:
+    """Searches started together: their keys, what each excluded, the running request."""
+
+    keys: list[SearchKey]
+    excluded: list[frozenset[str]]
+    future: Future[_AheadResult]

@@ -116,6 +116,8 @@ class Workspace:
         self.searches: dict[SearchKey, tuple[frozenset[str], list[Source]]] = {}
         """Candidate searches run ahead (`ElasticStore.search_ahead`): the hits, and the
         posting ids the search excluded (pending then, or the asking posting)."""
+        self.ahead: dict[SearchKey, Any] = {}
+        """Searches run ahead and not folded in yet (the store's running batches)."""
 
     # -- reads (pending first, then cache, then the engine) --------------------------------
 
@@ -135,6 +137,20 @@ class Workspace:
         self._postings.update({pid: found[0].get(pid) for pid in want_postings})
         self._clusters.update({cid: found[1].get(cid) for cid in want_clusters})
         self._aliases.update({alias: found[2].get(alias) for alias in want_aliases})
+
+    def absorb(
+        self,
+        postings: Sequence[str],
+        found_postings: dict[str, Source],
+        clusters: Sequence[str],
+        found_clusters: dict[str, Source],
+    ) -> None:
+        """Cache documents read ahead (ids asked for and not found are cached as absent);
+        what this workspace read or wrote since stays as it is."""
+        for pid in postings:
+            self._postings.setdefault(pid, found_postings.get(pid))
+        for cid in clusters:
+            self._clusters.setdefault(cid, found_clusters.get(cid))
 
     def posting(self, posting_id: str) -> Source | None:
         """The posting's current document (with a pending move to another cluster applied)."""

@@ -64,6 +64,9 @@ only an employer's intro contains the intro of every ad of that employer that ke
 must not bring dozens of them to scoring."""
 
 
+_Item = tuple[PreparedPosting, dict[str, float]]
+"""A prepared posting with its stage timings so far."""
+
 READ_AHEAD = 64
 """Postings of a group whose store reads are announced together (`_read_ahead`) when the
 store's reads are round trips: one multi-get, one multi-search and one more multi-get per 64
@@ -188,14 +191,11 @@ class Deduplicator:
         pending = iter(prepared_iter)
         while (first := next(pending, None)) is not None:
             rest = islice(pending, group - 1)
+            size = self._window()
             asked = perf_counter()
             with self.store.batch():
                 waited = perf_counter() - asked
-                decisions: list[Decision] = []
-                window = [first, *islice(rest, self._window() - 1)]
-                while window:
-                    decisions += self._decide_window(window, dry_run)
-                    window = list(islice(rest, self._window()))
+                decisions = self._decide_windows(_windows(first, rest, size), dry_run)
             yield from _waited(decisions, waited)
 
     def _decide_group(
@@ -206,11 +206,8 @@ class Deduplicator:
         asked = perf_counter()
         with self.store.batch():
             waited = perf_counter() - asked
-            decisions = [
-                decision
-                for start in range(0, len(items), size)
-                for decision in self._decide_window(items[start : start + size], False)
-            ]
+            windows = (list(items[start : start + size]) for start in range(0, len(items), size))
+            decisions = self._decide_windows(windows, False)
         return _waited(decisions, waited)
 
     def _window(self) -> int:
@@ -219,21 +216,43 @@ class Deduplicator:
         so a group holds one prepared posting at a time)."""
         return READ_AHEAD if self.store.reads_ahead else 1
 
-    def _decide_window(
-        self, items: Sequence[tuple[PreparedPosting, dict[str, float]]], dry_run: bool
+    def _decide_windows(
+        self, windows: Iterator[list[tuple[PreparedPosting, dict[str, float]]]], dry_run: bool
     ) -> list[Decision]:
-        """Decide and write postings in order inside the open batch, their reads announced
-        to the store first (`_read_ahead`)."""
-        if len(items) > 1 and self.store.reads_ahead:
-            self._read_ahead([prepared for prepared, _ in items], dry_run)
-        return [self._decide_and_write(p, t, dry_run) for p, t in items]
+        """Decide and write the windows' postings in order inside the open batch. With a
+        store that reads ahead, each window's reads are announced before the window before it
+        is decided, so its candidate searches run on the engine while this thread decides
+        (`IndexStore.search_ahead`); the statistics of the undecided window are folded into
+        the prediction of the next one's keys (`_read_ahead`)."""
+        decisions: list[Decision] = []
+        window = next(windows, [])
+        undecided: dict[tuple[int, int], set[int]] = {}
+        ahead = self.store.reads_ahead
+        if ahead and window:
+            undecided = self._read_ahead([p for p, _ in window], dry_run, {})
+        while window:
+            upcoming = next(windows, [])
+            if ahead and upcoming:
+                following = self._read_ahead([p for p, _ in upcoming], dry_run, undecided)
+            decisions += [self._decide_and_write(p, t, dry_run) for p, t in window]
+            window = upcoming
+            if ahead and upcoming:
+                undecided = following
+        return decisions
 
-    def _read_ahead(self, window: Sequence[PreparedPosting], dry_run: bool) -> None:
+    def _read_ahead(
+        self,
+        window: Sequence[PreparedPosting],
+        dry_run: bool,
+        undecided: Mapping[tuple[int, int], set[int]],
+    ) -> dict[tuple[int, int], set[int]]:
         """Tell the store what deciding `window` will read: the postings' own records, their
         boilerplate statistics, then the candidate searches with the keys each posting will
-        search with. Those depend on the statistics the window's earlier postings add, which
-        are folded in here as the writes will fold them (`indexer.boilerplate.with_added`);
-        a search that still differs is made live (`IndexStore.search_ahead`)."""
+        search with. Those depend on the statistics that the postings decided before them add
+        (`undecided`: the witnesses of the window still to be decided before this one) and on
+        those of the window's earlier postings, folded in as the writes will fold them
+        (`indexer.boilerplate.with_added`); a search that still differs is made live
+        (`IndexStore.search_ahead`). Returns the witnesses this window will add."""
         units = [
             (scope, unit)
             for prepared in window
@@ -242,7 +261,8 @@ class Deduplicator:
             if unit is not None
         ]
         self.store.read_ahead([prepared.id for prepared in window], units)
-        added: dict[tuple[int, int], set[int]] = {}
+        added = {key: set(witnesses) for key, witnesses in undecided.items()}
+        own: dict[tuple[int, int], set[int]] = {}
         queries: list[CandidateQuery] = []
         for prepared in window:
             existing = self.store.get_posting(prepared.id)
@@ -253,7 +273,9 @@ class Deduplicator:
             if not dry_run:
                 for scope, unit, witness in observations:
                     added.setdefault((scope, unit), set()).add(witness)
+                    own.setdefault((scope, unit), set()).add(witness)
         self.store.search_ahead(queries)
+        return own
 
     def _decide_and_write(
         self, prepared: PreparedPosting, timings: dict[str, float], dry_run: bool
@@ -571,6 +593,13 @@ class Deduplicator:
 
 
 _MAX_TIME = datetime.max.replace(tzinfo=UTC)
+
+
+def _windows(first: _Item, rest: Iterator[_Item], size: int) -> Iterator[list[_Item]]:
+    """`first` and the rest of a group in windows of `size`, each taken when asked for."""
+    yield [first, *islice(rest, size - 1)]
+    while window := list(islice(rest, size)):
+        yield window
 
 
 def _waited(decisions: list[Decision], seconds: float) -> list[Decision]:
