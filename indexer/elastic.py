@@ -372,17 +372,23 @@ class ElasticStore:
         if not todo:
             return
         excluded = [frozenset(pending if k[4] is None else [*pending, k[4]]) for k in todo]
-        future = self._ahead.submit(self._search_and_fetch, list(todo.values()))
+        # One budget for both requests, counted from now: a decision waiting for them waits
+        # at most one timeout, as for a live search.
+        deadline = time.monotonic() + self._client.timeout
+        future = self._ahead.submit(self._search_and_fetch, list(todo.values()), deadline)
         batch = _AheadBatch(list(todo), excluded, future)
         for key in todo:
             workspace.ahead[key] = batch
 
-    def _search_and_fetch(self, bodies: list[dict[str, Any]]) -> _AheadResult:
-        """(On the background thread.) The searches' hits, then their documents and clusters."""
-        results = self._client.msearch(self._names.postings, bodies)
-        hit_ids = list(dict.fromkeys(h["_source"]["posting_id"] for hits in results for h in hits))
-        clusters = list(dict.fromkeys(h["_source"]["cluster_id"] for hits in results for h in hits))
-        found = self._fetcher.fetch(hit_ids, clusters, [])
+    def _search_and_fetch(self, bodies: list[dict[str, Any]], deadline: float) -> _AheadResult:
+        """(On the background thread.) The searches' hits, then their documents and clusters,
+        both answered by `deadline`."""
+        with self._client.until(deadline):
+            results = self._client.msearch(self._names.postings, bodies)
+            sources = [hit["_source"] for hits in results for hit in hits]
+            hit_ids = list(dict.fromkeys(source["posting_id"] for source in sources))
+            clusters = list(dict.fromkeys(source["cluster_id"] for source in sources))
+            found = self._fetcher.fetch(hit_ids, clusters, [])
         return _AheadResult(results, hit_ids, clusters, found[0], found[1])
 
     def _ahead_answer(
