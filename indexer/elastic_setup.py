@@ -8,7 +8,7 @@ Kept apart from `indexer.elastic` (the adapter's behaviour) so each module holds
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from indexer.elastic_bodies import (
@@ -107,12 +107,29 @@ def add_fields(client: EngineClient, names: IndexNames) -> None:
     )
 
 
-def _fill_member_titles(client: EngineClient, names: IndexNames) -> int:
+def _pages(
+    client: EngineClient, index: str, query: Callable[[str | None], dict[str, Any]], key: str
+) -> Iterator[list[Source]]:
+    """Every document of a keyset-paged query, `FIELDS_PAGE` at a time (`key` orders it)."""
     after: str | None = None
-    filled = 0
     while True:
-        body = cluster_documents_page_query(after, FIELDS_PAGE)
-        sources = [hit["_source"] for hit in client.search(names.clusters, body)]
+        sources = [hit["_source"] for hit in client.search(index, query(after))]
+        if sources:
+            yield sources
+        if len(sources) < FIELDS_PAGE:
+            return
+        after = sources[-1][key]
+
+
+def _fill_member_titles(client: EngineClient, names: IndexNames) -> int:
+    filled = 0
+    pages = _pages(
+        client,
+        names.clusters,
+        lambda after: cluster_documents_page_query(after, FIELDS_PAGE),
+        "cluster_id",
+    )
+    for sources in pages:
         operations: list[Operation] = [
             (
                 {"update": {"_index": names.clusters, "_id": state_id("cluster", s["cluster_id"])}},
@@ -122,28 +139,29 @@ def _fill_member_titles(client: EngineClient, names: IndexNames) -> int:
         ]
         client.bulk(operations, "false")
         filled += len(sources)
-        if len(sources) < FIELDS_PAGE:
-            return filled
-        after = sources[-1]["cluster_id"]
+    return filled
+
+
+_POSTING_FIELDS_SOURCE = [
+    "posting_id",
+    "cluster_id",
+    "source",
+    "company_key",
+    "decision.duplicate_type",
+    "decision.score",
+]
 
 
 def _fill_posting_fields(client: EngineClient, names: IndexNames) -> int:
     fetcher = EngineFetcher(client, names.postings, names.clusters)
-    after: str | None = None
     filled = 0
-    while True:
+
+    def query(after: str | None) -> dict[str, Any]:
         body = assignments_page_query(after, FIELDS_PAGE)
-        body["_source"] = {
-            "includes": [
-                "posting_id",
-                "cluster_id",
-                "source",
-                "company_key",
-                "decision.duplicate_type",
-                "decision.score",
-            ]
-        }
-        sources = [hit["_source"] for hit in client.search(names.postings, body)]
+        body["_source"] = {"includes": _POSTING_FIELDS_SOURCE}
+        return body
+
+    for sources in _pages(client, names.postings, query, "posting_id"):
         clusters = fetcher.fetch([], sorted({s["cluster_id"] for s in sources}), [])[1]
         canonicals = {cid: doc["canonical_id"] for cid, doc in clusters.items() if doc["live"]}
         operations: list[Operation] = [
@@ -160,9 +178,7 @@ def _fill_posting_fields(client: EngineClient, names: IndexNames) -> int:
         ]
         client.bulk(operations, "false")
         filled += len(sources)
-        if len(sources) < FIELDS_PAGE:
-            return filled
-        after = sources[-1]["posting_id"]
+    return filled
 
 
 def check_writable(client: EngineClient, names: IndexNames) -> None:
