@@ -6,17 +6,22 @@ request bodies come from `indexer.elastic_bodies`, documents from `indexer.elast
 How the port's promises are kept on an engine whose searches lag writes by a refresh:
 - **Read-after-write**: postings are written with `refresh=true` (configurable: `wait_for`),
   so an `apply` returns only once its postings are searchable, on every replica. Lookups by
-  id (postings, clusters, aliases, the lease) are real-time GETs and need no refresh; the
-  cluster listing and stats refresh the clusters index before they search it.
-- **Serialised read-decide-write across instances**: `writer()` holds the cluster-wide
-  writer lease (`indexer.elastic_lease`) around the cycle, after a per-instance lock that
-  queues this process's threads. A near-duplicate sent to another instance therefore runs
-  its candidate search after the original's write is searchable. Waiting for the lock and
-  the lease together ends at `lease_wait_s` (default: the client's timeout) with
-  `StoreUnavailable`: a frozen engine gives 503s after the timeout, not a growing queue.
-- **Nothing half-written**: each flush is journaled in the lease before its bulk, and a
-  journal left by a failed bulk is replayed by the next writer before it reads.
-- **batch()**: holds the lease for the whole block and keeps the block's writes in memory
+  id (postings, clusters, aliases, claims, tickets) are real-time GETs and need no refresh;
+  the cluster listing and stats refresh the clusters index before they search it.
+- **No global lock** (`indexer.elastic_claims`, docs/concurrency.md): `writer()` is a write
+  cycle. A per-instance lock queues this process's threads; across instances, the cycle
+  claims the documents it writes (its postings, the clusters it reads to join, leave, merge
+  or name) before reading them, so cycles on unrelated postings run in parallel and two
+  that write one cluster take turns. A cycle that meets an older cycle's claim gives way
+  (`StoreContended`; `yield_writes`, then the pipeline decides again); near-duplicates
+  written at once by two instances are joined by the pipeline's re-check after the write.
+  Waiting for the lock and the claims ends at `lease_wait_s` (default: the client's
+  timeout) with `StoreUnavailable`: a frozen engine gives 503s, not a growing queue.
+- **Nothing half-written**: each flush is journaled in this store's ticket before its bulk;
+  a journal left by a failed bulk is replayed by this store's next cycle, or, if the
+  instance died, by whoever takes one of its claims or sweeps its expired ticket first,
+  before any document it covers can be claimed again.
+- **batch()**: one write cycle for the whole block, which keeps the block's writes in memory
   (a `Workspace`); reads of this thread inside the block merge them (candidates, postings,
   clusters), and one bulk (one refresh) sends them all when the block exits. Reads that
   cannot merge (listing, export, stats) flush first. An exception discards the block.
@@ -31,7 +36,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -55,6 +60,7 @@ from indexer.elastic_bodies import (
     live_clusters_count,
     to_micros,
 )
+from indexer.elastic_claims import TTL_S, Claims
 from indexer.elastic_client import EngineClient, Operation
 from indexer.elastic_docs import (
     Source,
@@ -64,7 +70,6 @@ from indexer.elastic_docs import (
     feedback_source,
     posting_from_source,
 )
-from indexer.elastic_lease import TTL_S, WriterLease
 from indexer.elastic_plan import (
     SearchKey,
     Workspace,
@@ -93,6 +98,7 @@ from indexer.store import (
     IndexStats,
     ReviewPair,
     StatsQuery,
+    StoreContended,
     StoredPosting,
     StoreError,
     StoreUnavailable,
@@ -126,13 +132,14 @@ class ElasticStore:
         self._names = index_names(prefix)
         self._refresh = refresh
         self._fetcher = EngineFetcher(client, self._names.postings, self._names.clusters)
-        self._lease = WriterLease(client, self._names.clusters, self._replay, ttl_s=lease_ttl_s)
+        self._claims = Claims(client, self._names.clusters, self._replay, ttl_s=lease_ttl_s)
         self._wait_s = client.timeout if lease_wait_s is None else lease_wait_s
         self._lock = threading.Lock()
         self._depth = 0  # writer() nesting of the thread holding _lock
         self._holder: int | None = None  # that thread's id
-        self._workspace: Workspace | None = None  # the open batch's pending writes
-        self._broken = False  # a journaled bulk failed: keep the lease for replay
+        self._workspace: Workspace | None = None  # the open cycle's reads and pending writes
+        self._batching = False  # inside batch(): applies wait for the block's end
+        self._broken = False  # a journaled bulk failed: keep the claims for the replay
         self._poisoned = False  # an apply failed half way through folding into the batch
         self._closed = False
         if params.bands > MAX_SCORED_KEYS:
@@ -176,16 +183,26 @@ class ElasticStore:
         """Close the client's connections; the store is unusable afterwards."""
         self._closed = True
         self._ahead.shutdown(wait=False, cancel_futures=True)
-        self._lease.close()
+        self._claims.close()
         self._client.transport.close()
 
-    # -- writer lease and batches ---------------------------------------------------------
+    # -- write cycles and batches ----------------------------------------------------------
+
+    @property
+    def concurrent_writers(self) -> bool:
+        """Yes: other instances may write the index at the same time (no global lock), so
+        the pipeline re-checks for near-duplicates written meanwhile."""
+        return True
 
     @contextmanager
-    def writer(self) -> Iterator[None]:
-        """Hold the cluster-wide writer lease (re-entrant within the holding thread). The
-        lock and the lease are both waited for within `lease_wait_s`, else StoreUnavailable."""
+    def writer(self, postings: Sequence[str] = ()) -> Iterator[None]:
+        """A write cycle (re-entrant within the holding thread): this instance's lock, the
+        claims of `postings` at once, then the claims the cycle's reads make (see the module
+        docstring). Waiting for the lock and each claim ends within `lease_wait_s` with
+        StoreUnavailable; an older write holding a claim gives StoreContended."""
         if self._mine():
+            if postings and self._workspace is not None:
+                self._workspace.claim_postings(postings)
             self._depth += 1
             try:
                 yield
@@ -199,76 +216,100 @@ class ElasticStore:
             )
         try:
             self._check_open()
-            with self._client.until(deadline):
-                self._lease.acquire()
             self._depth, self._holder, self._broken = 1, threading.get_ident(), False
             error: BaseException | None = None
             try:
+                with self._client.until(deadline):
+                    self._claims.begin()
+                self._workspace = self._cycle_workspace()
+                if postings:
+                    self._workspace.claim_postings(postings)
                 yield
             except BaseException as exc:
                 error = exc
                 raise
             finally:
-                self._depth, self._holder = 0, None
-                self._let_go(error)
+                self._depth, self._holder, self._workspace = 0, None, None
+                try:
+                    self._let_go(error)
+                finally:
+                    self._claims.end()
         finally:
             self._lock.release()
 
+    def _cycle_workspace(self) -> Workspace:
+        return Workspace(self._fetcher, _CycleClaims(self._claims, self._client, self._wait_s))
+
     def _let_go(self, error: BaseException | None) -> None:
-        if self._broken or isinstance(error, StoreUnavailable):
-            # A journal that must survive until replayed, or an engine that does not answer
-            # (a release would wait once more for nothing): left for this instance's next
-            # writer to take over at once, for the others to take over after the TTL.
-            self._lease.forget()
+        if self._broken or (
+            isinstance(error, StoreUnavailable) and not isinstance(error, StoreContended)
+        ):
+            # A journal that must survive until replayed, or an engine that does not answer:
+            # the claims stay, for this store's next cycle to release (after replaying), or
+            # for the others to take once this store's ticket expires.
+            self._claims.keep()
             return
         try:
-            self._lease.release()
+            self._claims.release()
         except StoreError as exc:
-            # The cycle's writes are done (or it failed for another reason): answer that,
-            # and leave the lease to be taken over as above.
-            logger.warning("could not release the writer lease: %s", exc)
-            self._lease.forget()
+            logger.warning("could not release the cycle's claims: %s", exc)
+            return
+        if error is None:
+            self._claims.finish()
+
+    def yield_writes(self) -> None:
+        """Give way after StoreContended: send what the open batch holds (decisions made
+        before the one that gave way, whole), let go of every claim, and go on with an empty
+        workspace; the cycle keeps its age, so its retry is older than any newcomer."""
+        if not self._mine() or self._workspace is None:
+            return
+        if self._workspace.pending:
+            self._flush(self._workspace)
+        self._claims.release()
+        self._workspace = self._cycle_workspace()
 
     @contextmanager
     def batch(self) -> Iterator[None]:
         """Group the applies of this thread into one bulk sent when the block exits."""
         with self.writer():
-            if self._workspace is not None:
+            if self._batching:
                 yield
                 return
-            self._workspace, self._poisoned = Workspace(self._fetcher), False
+            self._batching, self._poisoned = True, False
             try:
                 yield
                 if self._poisoned:
                     raise StoreError("an apply failed inside the batch; nothing was written")
+                assert self._workspace is not None
                 self._flush(self._workspace)
             finally:
-                self._workspace = None
+                self._batching = False
 
     def _mine(self) -> bool:
         return self._holder == threading.get_ident()
 
     def _reader(self) -> Workspace:
-        """The open batch's workspace for its own thread; a fresh one (engine only) else."""
+        """The open cycle's workspace for its own thread; a fresh one (engine only) else."""
         if self._workspace is not None and self._mine():
             return self._workspace
         return Workspace(self._fetcher)
 
     def _sync(self) -> None:
-        """Flush the open batch of this thread (before reads that cannot merge it)."""
+        """Flush the open cycle of this thread (before reads that cannot merge it)."""
         if self._workspace is not None and self._mine() and self._workspace.pending:
             self._flush(self._workspace)
-            self._workspace = Workspace(self._fetcher)
+            self._workspace = self._cycle_workspace()
 
     def _flush(self, workspace: Workspace) -> None:
         operations = workspace.pending.operations(self._names)
         if not operations:
             return
-        # Until the bulk is through, the lease may hold a journal that must be replayed: if
-        # anything fails from here on, the lease is kept rather than released.
+        # Until the bulk is through, the ticket holds a journal that must be replayed: if
+        # anything fails from here on, the claims are kept rather than released.
         self._broken = True
-        self._lease.journal(operations)
+        self._claims.journal(operations)
         self._send(operations)
+        self._claims.journal(())  # cleared before the claims go: never replayed over newer
         self._broken = False
 
     def _send(self, operations: Sequence[Operation]) -> None:
@@ -296,17 +337,21 @@ class ElasticStore:
                 )
         with self.writer():
             workspace = self._workspace
-            if workspace is None:
-                workspace = Workspace(self._fetcher)
-                plan_apply(workspace, changes)
-                self._flush(workspace)
-                return
+            assert workspace is not None
             try:
                 plan_apply(workspace, changes)
+            except StoreContended:
+                raise  # raised by a claim, before plan_apply changed anything
             except BaseException:
-                self._poisoned = True  # the workspace may hold part of this apply
+                self._poisoned = self._batching  # the workspace may hold part of this apply
+                if not self._batching:
+                    self._workspace = self._cycle_workspace()
                 raise
-            self._lease.renew_if_due()
+            if not self._batching:
+                self._flush(workspace)
+                self._workspace = self._cycle_workspace()
+                return
+            self._claims.renew_if_due()
             if len(workspace.pending.postings) >= MAX_BATCH_POSTINGS:
                 self._sync()
 
@@ -340,13 +385,16 @@ class ElasticStore:
     def read_ahead(self, posting_ids: Sequence[str], units: Sequence[tuple[int, int]]) -> None:
         """Fetch, in two multi-gets, the postings a group's decisions will read (and whether
         their ids name a cluster or an alias, which a new cluster's name depends on) and the
-        boilerplate statistics they will count. Only inside this thread's batch: the cache
-        is valid while the batch holds the lease."""
+        boilerplate statistics they will count. Only inside this thread's batch. The
+        postings and cluster names are claimed for the batch first where no other writer
+        holds them; the others are claimed (and read again) when a decision needs them."""
         self._check_open()
         workspace = self._batch_workspace()
         if workspace is None:
             return
-        workspace.prefetch(postings=posting_ids, clusters=posting_ids, aliases=posting_ids)
+        workspace.claim_postings(posting_ids, wait=False)
+        named = workspace.claim_clusters(posting_ids, wait=False)
+        workspace.prefetch(postings=posting_ids, clusters=named, aliases=named)
         workspace.units(unit_key(scope, unit) for scope, unit in units)
 
     def search_ahead(self, queries: Sequence[CandidateQuery]) -> None:
@@ -354,7 +402,7 @@ class ElasticStore:
         every hit's full document and cluster, on a background thread: the deciding thread
         goes on deciding the postings before these and waits only when `find_candidates`
         needs an answer not back yet. The background thread only reads the engine (its
-        state does not change while the batch holds the lease); its answers are folded into
+        answers are exact only where the batch holds claims, see there); they are folded into
         the workspace by the deciding thread, and `find_candidates` uses them only when it
         can prove them equal to a live search (see there)."""
         self._check_open()
@@ -387,9 +435,9 @@ class ElasticStore:
             results = self._client.msearch(self._names.postings, bodies)
             sources = [hit["_source"] for hits in results for hit in hits]
             hit_ids = list(dict.fromkeys(source["posting_id"] for source in sources))
-            clusters = list(dict.fromkeys(source["cluster_id"] for source in sources))
-            found = self._fetcher.fetch(hit_ids, clusters, [])
-        return _AheadResult(results, hit_ids, clusters, found[0], found[1])
+            # Clusters are not read ahead: a cycle reads a cluster only once it claimed it.
+            found = self._fetcher.fetch(hit_ids, [], [])
+        return _AheadResult(results, hit_ids, [], found[0], found[1])
 
     def _ahead_answer(
         self, workspace: Workspace, key: SearchKey
@@ -407,7 +455,8 @@ class ElasticStore:
         return workspace.searches.get(key)
 
     def _batch_workspace(self) -> Workspace | None:
-        return self._workspace if self._workspace is not None and self._mine() else None
+        mine = self._workspace is not None and self._mine() and self._batching
+        return self._workspace if mine else None
 
     def find_candidates(self, query: CandidateQuery) -> list[StoredPosting]:
         """Band-key or block-key hits in the window, most shared keys first (one search;
@@ -655,3 +704,15 @@ class _AheadBatch:
     keys: list[SearchKey]
     excluded: list[frozenset[str]]
     future: Future[_AheadResult]
+
+
+class _CycleClaims:
+    """The claims of a write cycle as its workspace makes them: each call waits for other
+    writers at most `wait_s` (StoreUnavailable after that)."""
+
+    def __init__(self, claims: Claims, client: EngineClient, wait_s: float) -> None:
+        self._claims, self._client, self._wait_s = claims, client, wait_s
+
+    def claim(self, names: Iterable[str], wait: bool = True) -> set[str]:
+        with self._client.until(time.monotonic() + self._wait_s):
+            return self._claims.claim(names, wait)

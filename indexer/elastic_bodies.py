@@ -162,6 +162,14 @@ TITLE_PROPERTIES: dict[str, Any] = {
 }
 
 
+CLAIM_PROPERTIES: dict[str, Any] = {
+    # Writer tickets and document claims (`indexer.elastic_claims`), read by id only.
+    "started_us": {"type": "long", **_OFF},
+    "state": {"type": "keyword", **_OFF},
+    "claim": {"type": "keyword", **_OFF},
+}
+
+
 def clusters_mappings() -> dict[str, Any]:
     """Clusters, aliases, analyst feedback, boilerplate unit statistics, meta and lease
     documents, told apart by `kind`."""
@@ -193,6 +201,7 @@ def clusters_mappings() -> dict[str, Any]:
             "owner": {"type": "keyword", **_OFF},
             "expires_us": {"type": "long", **_OFF},
             "pending": _STORED,
+            **CLAIM_PROPERTIES,
             "unit_key": {"type": "keyword", **_OFF},  # boilerplate statistics
             "witnesses": _STORED,
             **TITLE_PROPERTIES,

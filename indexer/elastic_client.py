@@ -245,6 +245,14 @@ class EngineClient:
         found = self._mget_docs("", {"docs": docs}, "mget")
         return [doc["_source"] for doc in found if doc.get("found")]
 
+    def get_many(self, index: str, doc_ids: Sequence[str]) -> list[dict[str, Any] | None]:
+        """Documents by id in real time, in request order: each hit (with `_source`,
+        `_seq_no`, `_primary_term`) or None when absent. One request."""
+        if not doc_ids:
+            return []
+        docs = self._mget_docs(index, {"ids": list(doc_ids)}, f"get {index} by ids")
+        return [doc if doc.get("found") else None for doc in docs]
+
     def _mget_docs(self, index: str, body: dict[str, Any], what: str) -> list[dict[str, Any]]:
         # A missing document is `found: false` in a 200 answer (a single GET would be a 404
         # that clients log as a failed request); a missing index is an error per document.
@@ -361,6 +369,33 @@ class EngineClient:
         ]
         for chunk in _chunks(encoded, BULK_BYTES):
             self._bulk_chunk(chunk, refresh)
+
+    def bulk_outcomes(
+        self, operations: Sequence[Operation], refresh: str = "false"
+    ) -> list[tuple[int, tuple[int, int] | None]]:
+        """One bulk request whose items may fail one by one (conditional writes, creates):
+        per operation, its status and the version it wrote (None when it wrote nothing).
+        The caller decides what a 409 or 404 means; a request-level failure raises."""
+        if not operations:
+            return []
+        body = b"".join(
+            line + b"\n"
+            for action, source in operations
+            for line in ndjson_lines([action] if source is None else [action, source])
+        )
+        params = self.write_params(refresh=refresh)
+        result = self.call("POST", "/_bulk", params, body, ndjson=True, what="conditional bulk")
+        outcomes: list[tuple[int, tuple[int, int] | None]] = []
+        for item in result["items"]:
+            outcome = next(iter(item.values()))
+            status = int(outcome.get("status", 500))
+            version = None
+            if status < 300 and "_seq_no" in outcome:
+                version = int(outcome["_seq_no"]), int(outcome["_primary_term"])
+            if status >= 300 and status not in (404, 409):
+                raise self._error(status, outcome.get("error"), f"conditional bulk: {outcome}")
+            outcomes.append((status, version))
+        return outcomes
 
     def _bulk_chunk(self, operations: list[list[bytes]], refresh: str) -> None:
         deadline = self.deadline()

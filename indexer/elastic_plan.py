@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from indexer.elastic_bodies import IndexNames, doc_id, state_id
+from indexer.elastic_claims import cluster_claim, posting_claim
 from indexer.elastic_client import Operation
 from indexer.elastic_docs import (
     Source,
@@ -29,6 +30,12 @@ from indexer.store import WriteSet
 
 SearchKey = tuple[tuple[int, ...], str | None, int | None, int | None, str | None, int]
 """A candidate search: sorted keys, block key, window (µs), excluded posting id, limit."""
+
+
+class Claimer(Protocol):
+    """Claims documents for the write cycle before they are read (`indexer.elastic_claims`)."""
+
+    def claim(self, names: Iterable[str], wait: bool = True) -> set[str]: ...
 
 
 class Fetcher(Protocol):
@@ -95,17 +102,25 @@ class Pending:
             meta = {"_index": names.clusters, "_id": state_id("alias", alias)}
             ops.append(({"index": meta}, alias_source(alias, target)))
         for key, witnesses in self.units.items():
-            meta = {"_index": names.clusters, "_id": state_id("unit", key)}
-            ops.append(({"index": meta}, unit_source(key, witnesses)))
+            unit_meta: dict[str, Any] = {
+                "_index": names.clusters,
+                "_id": state_id("unit", key),
+                "retry_on_conflict": UNIT_RETRIES,
+            }
+            ops.append(({"update": unit_meta}, unit_update(key, witnesses)))
         return ops
 
 
 class Workspace:
     """Pending writes over the engine's state, with a read cache (see the module docstring)."""
 
-    def __init__(self, fetcher: Fetcher) -> None:
+    def __init__(self, fetcher: Fetcher, claimer: Claimer | None = None) -> None:
         self.pending = Pending()
         self._fetcher = fetcher
+        self._claimer = claimer
+        """A write cycle's workspace claims the clusters it reads and the postings it writes
+        before reading them, so what it caches of them stays true while the cycle lasts;
+        a reader's workspace (no claimer) claims nothing."""
         self._postings: dict[str, Source | None] = {}
         self._clusters: dict[str, Source | None] = {}
         self._aliases: dict[str, str | None] = {}
@@ -127,7 +142,10 @@ class Workspace:
         clusters: Iterable[str] = (),
         aliases: Iterable[str] = (),
     ) -> None:
-        """Load what a plan will read in one multi-get instead of one GET per id."""
+        """Load what a plan will read in one multi-get instead of one GET per id (a write
+        cycle claims the clusters and aliases first: `claim_clusters`)."""
+        clusters, aliases = list(clusters), list(aliases)
+        self.claim_clusters([*clusters, *aliases])
         want_postings = [p for p in dict.fromkeys(postings) if p not in self._postings]
         want_clusters = [c for c in dict.fromkeys(clusters) if c not in self._clusters]
         want_aliases = [a for a in dict.fromkeys(aliases) if a not in self._aliases]
@@ -137,6 +155,29 @@ class Workspace:
         self._postings.update({pid: found[0].get(pid) for pid in want_postings})
         self._clusters.update({cid: found[1].get(cid) for cid in want_clusters})
         self._aliases.update({alias: found[2].get(alias) for alias in want_aliases})
+
+    def claim_clusters(self, cluster_ids: Iterable[str], wait: bool = True) -> set[str]:
+        """Claim clusters (with the aliases of their ids) before reading them; returns the
+        ids claimed now. Without `wait`, ids held by another writer are skipped."""
+        if self._claimer is None:
+            return set()
+        got = self._claimer.claim((cluster_claim(c) for c in cluster_ids), wait)
+        ids = {name[2:] for name in got}
+        for cid in ids:  # read before the claim (never by a cycle's reads): read again
+            self._clusters.pop(cid, None)
+            self._aliases.pop(cid, None)
+        return ids
+
+    def claim_postings(self, posting_ids: Iterable[str], wait: bool = True) -> set[str]:
+        """Claim postings this cycle will write or delete; a copy read before the claim
+        (a candidate's, one read ahead) is read again."""
+        if self._claimer is None:
+            return set()
+        got = self._claimer.claim((posting_claim(p) for p in posting_ids), wait)
+        ids = {name[2:] for name in got}
+        for pid in ids:
+            self._postings.pop(pid, None)
+        return ids
 
     def absorb(
         self,
@@ -355,6 +396,9 @@ def plan_apply(workspace: Workspace, changes: WriteSet) -> None:
     ids = [*changes.deletions, *(s["posting_id"] for s in upserts)]
     named = [c for m in changes.merges for c in (m.absorbed, m.survivor)]
     named += [s["cluster_id"] for s in upserts]
+    # Every claim is made here, before the first change: a claim that gives way
+    # (StoreContended) leaves the workspace as it was.
+    workspace.claim_postings(ids)
     workspace.prefetch(postings=ids, aliases=named, clusters=named)
     workspace.prefetch(
         clusters=[
@@ -385,6 +429,33 @@ def unit_key(scope: int, unit: int) -> str:
 def unit_source(key: str, witnesses: frozenset[int]) -> Source:
     """The statistics document of one unit key."""
     return {"kind": "unit", "unit_key": key, "witnesses": sorted(witnesses)}
+
+
+UNIT_RETRIES = 5  # an update of a statistics document racing another instance's is redone
+ADD_WITNESSES = """
+def have = new HashSet();
+for (def w : ctx._source.witnesses) { have.add(((Number) w).longValue()); }
+boolean added = false;
+for (def w : params.witnesses) {
+  long v = ((Number) w).longValue();
+  if (have.add(v)) { ctx._source.witnesses.add(v); added = true; }
+}
+if (!added) { ctx.op = 'noop'; }
+"""
+
+
+def unit_update(key: str, witnesses: frozenset[int]) -> Source:
+    """Add witnesses to a statistics document (created if absent) on the engine: a set
+    union, so writers on several instances never lose each other's witnesses, and a replay
+    changes nothing."""
+    return {
+        "script": {
+            "source": ADD_WITNESSES,
+            "lang": "painless",
+            "params": {"witnesses": sorted(witnesses)},
+        },
+        "upsert": unit_source(key, witnesses),
+    }
 
 
 def overlay_matches(

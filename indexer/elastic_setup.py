@@ -13,6 +13,7 @@ from typing import Any
 
 from indexer.elastic_bodies import (
     ADDED_FIELDS,
+    CLAIM_PROPERTIES,
     REVIEW_PROPERTIES,
     STATS_PROPERTIES,
     TITLE_PROPERTIES,
@@ -63,7 +64,18 @@ def open_indices(
     where = f"{client.engine} index {names.prefix}"
     check_compatible(where, stored.get("schema_version"), stored.get("params", {}), params)
     if create:
+        add_claim_fields(client, names)
         add_fields(client, names)
+
+
+def add_claim_fields(client: EngineClient, names: IndexNames) -> None:
+    """The claim documents' fields (`CLAIM_PROPERTIES`), added to an index made before them
+    (one idempotent mapping update per writer start)."""
+    clusters_path = f"/{part(names.clusters)}/_mapping"
+    client.call(
+        "PUT", clusters_path, body={"properties": CLAIM_PROPERTIES}, what="add claim fields"
+    )
+    client.put_template(names.clusters, index_template(f"{names.clusters}-*", clusters_mappings()))
 
 
 FIELDS_PAGE = 1000  # documents per page of the added fields' backfill

@@ -255,8 +255,9 @@ class SqliteStore:
         with self._lock:
             yield
 
-    def writer(self) -> AbstractContextManager[None]:
-        """Hold the store's write lock (re-entrant, so `apply` inside it does not deadlock).
+    def writer(self, postings: Sequence[str] = ()) -> AbstractContextManager[None]:
+        """Hold the store's write lock (re-entrant, so `apply` inside it does not deadlock);
+        it covers every posting, so `postings` needs no claim.
 
         Serialises the threads of this process; a second process writing the same file is
         kept consistent per `apply` (SQLite's write lock), not per read-decide-write cycle.
@@ -300,6 +301,14 @@ class SqliteStore:
         return self._bands
 
     # -- reads ----------------------------------------------------------------------------
+
+    @property
+    def concurrent_writers(self) -> bool:
+        """No: one process writes a data directory (`indexer.datadir_lock`)."""
+        return False
+
+    def yield_writes(self) -> None:
+        """Nothing to give way to: SQLite's write lock serialises whole cycles."""
 
     @property
     def reads_ahead(self) -> bool:

@@ -28,6 +28,13 @@ class StoreUnavailable(StoreError):
     """The store cannot be reached or answered with an I/O error; retrying later may work."""
 
 
+class StoreContended(StoreUnavailable):
+    """A decision needed a document that an older decision of another service instance
+    holds, and gave way (wait-die): nothing of it was written. The caller lets go of what
+    it holds (`IndexStore.yield_writes`) and makes the decision again; left unhandled it is
+    a 503 like any other unavailability."""
+
+
 class IncompatibleIndex(StoreError):
     """The index on disk was written with another schema version or other sketch parameters.
 
@@ -346,9 +353,12 @@ class IndexStore(Protocol):
         """Release connections; the store is unusable afterwards."""
         ...
 
-    def writer(self) -> AbstractContextManager[None]:
-        """Serialise one read-decide-write cycle, so two near-duplicates sent concurrently see
-        each other (the second one's candidate search runs after the first one's write)."""
+    def writer(self, postings: Sequence[str] = ()) -> AbstractContextManager[None]:
+        """One read-decide-write cycle, isolated from the cycles of other threads and
+        processes on every document it writes: `postings` (those it will write or delete,
+        read inside the cycle as they stand) and the clusters it reads. Near-duplicates sent
+        at once see each other: the second one's candidate search runs after the first
+        one's write, or (`concurrent_writers`) the pipeline's re-check joins them."""
         ...
 
     def batch(self) -> AbstractContextManager[None]:
@@ -356,6 +366,20 @@ class IndexStore(Protocol):
         ingest: one fsync per group instead of one per posting). Reads inside the block see
         the uncommitted writes; nothing is durable until the block exits, so callers
         acknowledge postings only after it. Holds the writer lock for the whole block."""
+        ...
+
+    @property
+    def concurrent_writers(self) -> bool:
+        """Whether other processes may write the index at the same time as this store (no
+        global lock): the pipeline then re-checks, after each write, for near-duplicates
+        written meanwhile."""
+        ...
+
+    def yield_writes(self) -> None:
+        """After `StoreContended` inside `writer()`/`batch()`: make what the open batch holds
+        durable (whole decisions made before the one that gave way) and let go of every
+        claim, so the decision can be made again. Nothing to do for a store that never
+        raises StoreContended."""
         ...
 
     @property

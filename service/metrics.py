@@ -66,7 +66,9 @@ class Metrics:
         self.stage_seconds = Histogram(
             "jobdedup_stage_seconds",
             "Time per pipeline stage (clean, sketch, candidates, score, persist; writer_wait: the "
-            "posting's group waiting for the store's writer lock or lease).",
+            "posting's group waiting for the store's writer lock, and on a search engine for "
+            "claims held by other instances; recheck: the search engine's re-check for "
+            "near-duplicates written meanwhile by other instances).",
             ["stage"],
             buckets=_STAGE_BUCKETS,
             registry=self.registry,

@@ -12,9 +12,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from itertools import islice
-from time import perf_counter
+from random import random
+from time import perf_counter, sleep
+from typing import TypeVar
 
 from classifier.kinds import PARTIAL_RATIO, duplicate_type
 from classifier.scoring import Candidate, PairScorer, Remember, candidate_for
@@ -32,6 +36,7 @@ from indexer.store import (
     IndexStore,
     Merge,
     StatsQuery,
+    StoreContended,
     StoredPosting,
     StoreUnavailable,
     WriteSet,
@@ -119,7 +124,7 @@ class Deduplicator:
         timings: dict[str, float] = {}
         prepared = self.prepare(posting, timings)
         if dry_run:
-            decision = self._decide_and_write(prepared, timings, dry_run)
+            decision = self._decide_giving_way(prepared, timings, dry_run).decision
         else:  # decided and committed with the requests in flight beside it
             decision = self._committer.submit((prepared, timings))
         if explain and decision.candidates:
@@ -195,8 +200,8 @@ class Deduplicator:
             asked = perf_counter()
             with self.store.batch():
                 waited = perf_counter() - asked
-                decisions = self._decide_windows(_windows(first, rest, size), dry_run)
-            yield from _waited(decisions, waited)
+                written = self._decide_windows(_windows(first, rest, size), dry_run)
+            yield from _waited(self._recheck(written), waited)
 
     def _decide_group(
         self, items: Sequence[tuple[PreparedPosting, dict[str, float]]]
@@ -207,8 +212,8 @@ class Deduplicator:
         with self.store.batch():
             waited = perf_counter() - asked
             windows = (list(items[start : start + size]) for start in range(0, len(items), size))
-            decisions = self._decide_windows(windows, False)
-        return _waited(decisions, waited)
+            written = self._decide_windows(windows, False)
+        return _waited(self._recheck(written), waited)
 
     def _window(self) -> int:
         """Postings whose reads are announced to the store at once: `READ_AHEAD` for a store
@@ -218,13 +223,13 @@ class Deduplicator:
 
     def _decide_windows(
         self, windows: Iterator[list[tuple[PreparedPosting, dict[str, float]]]], dry_run: bool
-    ) -> list[Decision]:
+    ) -> list[_Written]:
         """Decide and write the windows' postings in order inside the open batch. With a
         store that reads ahead, each window's reads are announced before the window before it
         is decided, so its candidate searches run on the engine while this thread decides
         (`IndexStore.search_ahead`); the statistics of the undecided window are folded into
         the prediction of the next one's keys (`_read_ahead`)."""
-        decisions: list[Decision] = []
+        decisions: list[_Written] = []
         window = next(windows, [])
         undecided: dict[tuple[int, int], set[int]] = {}
         ahead = self.store.reads_ahead
@@ -234,7 +239,7 @@ class Deduplicator:
             upcoming = next(windows, [])
             if ahead and upcoming:
                 following = self._read_ahead([p for p, _ in upcoming], dry_run, undecided)
-            decisions += [self._decide_and_write(p, t, dry_run) for p, t in window]
+            decisions += [self._decide_giving_way(p, t, dry_run) for p, t in window]
             window = upcoming
             if ahead and upcoming:
                 undecided = following
@@ -277,15 +282,43 @@ class Deduplicator:
         self.store.search_ahead(queries)
         return own
 
+    def _decide_giving_way(
+        self, prepared: PreparedPosting, timings: dict[str, float], dry_run: bool
+    ) -> _Written:
+        """`_decide_and_write`, made again whenever the store gave way to an older write of
+        another instance (`_giving_way`); the attempts lost count as `writer_wait`."""
+        return self._giving_way(lambda: self._decide_and_write(prepared, timings, dry_run), timings)
+
+    def _giving_way(self, step: Callable[[], _T], timings: dict[str, float] | None = None) -> _T:
+        """Run `step`, again after each StoreContended (its store gave way to an older
+        write of another instance; nothing of the step was written): the store first sends
+        the batch's earlier work and lets go of its claims (`IndexStore.yield_writes`), then
+        a jittered pause that doubles. Fails (a 503) after `GIVE_WAY_ATTEMPTS`."""
+        for attempt in range(GIVE_WAY_ATTEMPTS):
+            started = perf_counter()
+            try:
+                return step()
+            except StoreContended:
+                if attempt + 1 == GIVE_WAY_ATTEMPTS:
+                    raise
+                self.store.yield_writes()
+                sleep(GIVE_WAY_PAUSE_S * (1 + random()) * 2 ** min(attempt, 6))
+                if timings is not None:
+                    lost = perf_counter() - started
+                    timings["writer_wait"] = timings.get("writer_wait", 0.0) + lost
+        raise AssertionError("unreachable")
+
     def _decide_and_write(
         self, prepared: PreparedPosting, timings: dict[str, float], dry_run: bool
-    ) -> Decision:
+    ) -> _Written:
         asked = perf_counter()
-        with self.store.writer():  # re-entrant inside a batch: the group's wait is `_waited`
-            timings["writer_wait"] = perf_counter() - asked
+        # Re-entrant inside a batch (the group's wait is `_waited`); the posting is claimed
+        # before it is read, so what it is decided against is what gets replaced.
+        with self.store.writer([prepared.id]):
+            timings["writer_wait"] = timings.get("writer_wait", 0.0) + perf_counter() - asked
             existing = self.store.get_posting(prepared.id)
             if existing is not None and existing.content_hash == prepared.content_hash:
-                return self._unchanged(existing, timings)
+                return _Written(self._unchanged(existing, timings), None, frozenset())
             started = perf_counter()
             prepared, observations = self._learn_boilerplate(prepared)
             candidates = self.candidates(prepared)
@@ -298,18 +331,92 @@ class Deduplicator:
             timings["score"] = perf_counter() - scored
             decision, merges = self._decide(prepared, existing, candidates, scores)
             decision.timings = timings
-            if not dry_run:
-                started = perf_counter()
-                record = to_stored(prepared, decision.cluster_id, decision.to_dict())
-                self.store.apply(
-                    WriteSet(
-                        upserts=[(record, prepared.index_keys)],
-                        merges=merges,
-                        unit_observations=observations,
-                    )
+            if dry_run:
+                return _Written(decision, None, frozenset())
+            started = perf_counter()
+            record = to_stored(prepared, decision.cluster_id, decision.to_dict())
+            self.store.apply(
+                WriteSet(
+                    upserts=[(record, prepared.index_keys)],
+                    merges=merges,
+                    unit_observations=observations,
                 )
-                timings["persist"] = perf_counter() - started
-        return decision
+            )
+            timings["persist"] = perf_counter() - started
+        seen = frozenset(c.posting.id for c in candidates)
+        return _Written(decision, prepared, seen)
+
+    # -- re-check for near-duplicates written at the same time elsewhere ----------------------
+
+    def _recheck(self, written: list[_Written]) -> list[Decision]:
+        """After a group's write is searchable, search again for each of its postings and
+        join it with verified near-duplicates that the first search did not return: those
+        written meanwhile by another instance (a store with `concurrent_writers` only).
+        Of two near-duplicates written at once, each searches again only after its own
+        write is searchable, so the one searching later finds the other (docs/concurrency.md).
+        One multi-search for the group; a merge is a write cycle like any other."""
+        decisions = [item.decision for item in written]
+        todo = [item for item in written if item.prepared is not None]
+        if not todo or not self.store.concurrent_writers:
+            return decisions
+        prepared = [item.prepared for item in todo if item.prepared is not None]
+        started = perf_counter()
+        with self.store.batch():
+            self.store.search_ahead([self._candidate_query(p) for p in prepared])
+            for item in todo:
+                self._giving_way(partial(self._recheck_one, item))
+        spent = perf_counter() - started
+        for decision in decisions:
+            decision.timings["recheck"] = spent / len(decisions)
+        return decisions
+
+    def _recheck_one(self, item: _Written) -> None:
+        prepared = item.prepared
+        assert prepared is not None
+        new = [c for c in self.candidates(prepared) if c.posting.id not in item.seen]
+        own = self.store.get_posting(prepared.id) if new else None
+        if own is None:
+            return
+        here = self.store.resolve_cluster(own.cluster_id)
+        new = [c for c in new if self.store.resolve_cluster(c.posting.cluster_id) != here]
+        if not new or here is None:
+            return
+        scores = self.scorer.score(prepared, new, remember="all")
+        ranked = sorted(zip(scores, new, strict=True), key=lambda pair: -pair[0])
+        if ranked[0][0] < self.scorer.threshold:
+            return
+        info = self.store.get_cluster(here)
+        alone = info is None or [m.id for m in info.members] == [prepared.id]
+        match = ranked[0][1]
+        if not alone and (_snippet_of(prepared, match) or ranked[0][0] < self.merge_threshold):
+            return  # it joined a cluster already: linking another one is a merge (bridging rule)
+        linkers = [
+            c
+            for s, c in ranked[1:]
+            if s >= self.merge_threshold
+            and not _snippet_of(prepared, c)
+            and c.posting.cluster_id != match.posting.cluster_id
+        ]
+        linked = {here, match.posting.cluster_id}
+        if not _snippet_of(prepared, match):
+            linked |= self._unbridged_clusters(match, linkers)
+        linked = {self.store.resolve_cluster(c) or c for c in linked}
+        survivor, merges = self._plan_merges(linked, prepared.id)
+        if merges:
+            self.store.apply(WriteSet(merges=merges))
+        decision = item.decision
+        decision.cluster_id = survivor
+        if decision.status == "new":
+            decision.status = "duplicate"
+            decision.duplicate_of = self._earliest_other(linked, prepared.id)
+            decision.duplicate_type = duplicate_type(prepared, match)
+            decision.score = round(ranked[0][0], 6)
+        logger.info(
+            "re-check joined %s with %s written meanwhile (cluster %s)",
+            prepared.id,
+            match.posting.id,
+            survivor,
+        )
 
     def _learn_boilerplate(
         self, prepared: PreparedPosting, added: Mapping[tuple[int, int], set[int]] | None = None
@@ -543,7 +650,7 @@ class Deduplicator:
 
     def delete(self, posting_id: str) -> bool:
         """Remove a posting from the index and its cluster; False if it was not indexed."""
-        with self.store.writer():
+        with self.store.writer([posting_id]):
             if self.store.get_posting(posting_id) is None:
                 return False
             self.store.apply(WriteSet(deletions=[posting_id]))
@@ -593,6 +700,19 @@ class Deduplicator:
 
 
 _MAX_TIME = datetime.max.replace(tzinfo=UTC)
+_T = TypeVar("_T")
+GIVE_WAY_ATTEMPTS = 50  # a decision that gave way to older writes this often fails (503)
+GIVE_WAY_PAUSE_S = 0.005  # first pause after giving way (doubling, jittered)
+
+
+@dataclass(frozen=True)
+class _Written:
+    """A decision and what its re-check needs: the posting as searched with (boilerplate
+    learned; None when nothing was written) and the candidates its search returned."""
+
+    decision: Decision
+    prepared: PreparedPosting | None
+    seen: frozenset[str]
 
 
 def _windows(first: _Item, rest: Iterator[_Item], size: int) -> Iterator[list[_Item]]:
@@ -604,10 +724,11 @@ def _windows(first: _Item, rest: Iterator[_Item], size: int) -> Iterator[list[_I
 
 def _waited(decisions: list[Decision], seconds: float) -> list[Decision]:
     """Record in each decision's timings how long its group waited for the store's writer
-    (the in-process lock, and on the engine the writer lease that serialises instances):
+    (the in-process lock; on the engine also the claims and the decisions made again after
+    giving way to another instance's older write):
     the `writer_wait` stage of `jobdedup_stage_seconds`, what `bench/instances.py` reads."""
     for decision in decisions:
-        decision.timings["writer_wait"] = seconds
+        decision.timings["writer_wait"] = decision.timings.get("writer_wait", 0.0) + seconds
     return decisions
 
 

@@ -18,8 +18,8 @@ from typing import Literal
 import pytest
 
 from indexer.elastic import ElasticStore
+from indexer.elastic_claims import TTL_S
 from indexer.elastic_client import EngineClient, EngineError, Transport, part
-from indexer.elastic_lease import TTL_S
 from indexer.elastic_transports import connect_elasticsearch, connect_opensearch
 from indexer.minhash import SketchParams
 from indexer.store import IndexStore, StoreError

@@ -1,7 +1,7 @@
 """Engine states a service must ride out with 503s, never 500s or hangs: shards recovering
 (an index closed and reopened, as after a restart), write blocks (the disk flood-stage
 watermark, an operator's block), a node that stops answering, a writer instance that died
-holding the lease."""
+holding claims."""
 
 from __future__ import annotations
 
@@ -19,11 +19,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from indexer.elastic_bodies import index_names
+from indexer.elastic_claims import TTL_S, claim_id, posting_claim, ticket_id
 from indexer.elastic_client import Transport
-from indexer.elastic_lease import LEASE_ID, TTL_S
 from indexer.elastic_transports import connect_opensearch
 from indexer.minhash import SketchParams
-from indexer.store import StoreUnavailable
+from indexer.store import StoreContended, StoreUnavailable
 from service.api import create_app
 from service.settings import Settings
 from tests.api.postings import DATA_ENGINEER, near_duplicate_pair
@@ -39,7 +39,7 @@ from tests.integration.support import record, upsert
 
 TIMEOUT_S = 2.0  # JOBDEDUP_SEARCH_TIMEOUT of the apps below
 MARGIN_S = 1.5  # what an answer may take beyond the timeout (thread hand-offs, a slow CI)
-TAKEOVER_S = 8.0  # a dead instance's lease is taken over within this ("a few seconds")
+TAKEOVER_S = 8.0  # a dead instance's claims are taken over within this ("a few seconds")
 
 
 @contextmanager
@@ -188,38 +188,52 @@ def test_a_frozen_engine_answers_every_request_with_503_within_the_timeout(
             assert http.get("/ready").status_code == 200
 
 
-def test_a_dead_holders_lease_is_taken_over_within_seconds(
+def test_a_dead_holders_claim_is_taken_over_within_seconds(
     engine: Engine, url: str, prefix: str, params: SketchParams
 ) -> None:
-    """An instance killed while holding the writer lease leaves the lease document as it
-    last renewed it; another instance's write waits for that short TTL, not 30 s."""
+    """An instance killed while holding a claim leaves its ticket as it last renewed it and
+    the claim (older than any new cycle): a write that needs the claim gives way until the
+    ticket expires, then buries it and goes on, within that short TTL, not 30 s."""
     alive = open_store(engine, prefix, params, url=url)
     try:
         expires_us = int((time.time() + TTL_S) * 1e6)
-        dead = {"kind": "lease", "owner": "killed", "expires_us": expires_us, "pending": []}
+        ticket = {"kind": "ticket", "owner": "killed", "expires_us": expires_us, "pending": []}
+        ticket["state"] = "live"
+        name = posting_claim("after-crash")
+        claim = {"kind": "claim", "owner": "killed", "started_us": 1, "claim": name}
         with admin(url) as raw:
-            raw.request("PUT", f"/{alive.names.clusters}/_doc/{LEASE_ID}", body=dead)
+            raw.request("PUT", f"/{alive.names.clusters}/_doc/{ticket_id('killed')}", body=ticket)
+            raw.request("PUT", f"/{alive.names.clusters}/_doc/{claim_id(name)}", body=claim)
         started = time.monotonic()
-        upsert(alive, record("after-crash"), [1])
+        gave_way = 0
+        while True:
+            try:
+                upsert(alive, record("after-crash"), [1])
+                break
+            except StoreContended:
+                gave_way += 1
+                time.sleep(0.05)
         took = time.monotonic() - started
         assert TTL_S - 1 < took < TAKEOVER_S, f"took over after {took:.1f} s"
+        assert gave_way > 0
         assert alive.get_posting("after-crash") is not None
     finally:
         alive.close()
 
 
-def test_a_live_holder_keeps_its_lease_past_the_ttl(
+def test_a_live_holder_keeps_its_claims_past_the_ttl(
     engine: Engine, url: str, prefix: str, params: SketchParams
 ) -> None:
-    """The heartbeat renews a lease held longer than its TTL (a long batch): another
-    instance gets 503 within its wait, and its turn once the holder is done."""
+    """The heartbeat renews the ticket of a cycle held longer than its TTL (a long batch):
+    a younger cycle of another instance that needs the same posting gives way (a 503 if it
+    is not retried), and gets through once the holder is done."""
     ttl = 1.5
     holder = open_store(engine, prefix, params, url=url, lease_ttl_s=ttl)
     other = open_store(engine, prefix, params, url=url, timeout=1.0, lease_ttl_s=ttl)
     held, done = threading.Event(), threading.Event()
 
     def hold() -> None:
-        with holder.writer():
+        with holder.writer(["while-held"]):
             held.set()
             done.wait(timeout=30)
 
@@ -227,15 +241,17 @@ def test_a_live_holder_keeps_its_lease_past_the_ttl(
     thread.start()
     try:
         assert held.wait(timeout=10)
-        time.sleep(3 * ttl)  # without renewals the lease would have expired twice
+        time.sleep(3 * ttl)  # without renewals the ticket would have expired twice
         started = time.monotonic()
-        with pytest.raises(StoreUnavailable, match="held by instance"):
+        with pytest.raises(StoreUnavailable, match="claimed by an older write"):
             upsert(other, record("while-held"), [1])
         assert time.monotonic() - started < 1.0 + MARGIN_S
+        upsert(other, record("unrelated"), [1])  # other postings are not held up
+        assert other.get_posting("unrelated") is not None
         done.set()
         thread.join(timeout=10)
-        upsert(other, record("after-release"), [1])
-        assert other.get_posting("after-release") is not None
+        upsert(other, record("while-held"), [1])
+        assert other.get_posting("while-held") is not None
     finally:
         done.set()
         thread.join(timeout=10)
