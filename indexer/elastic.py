@@ -36,6 +36,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
@@ -58,6 +59,8 @@ from indexer.elastic_bodies import (
     ids_before_query,
     index_names,
     live_clusters_count,
+    recent_writes_query,
+    recheck_query,
     to_micros,
 )
 from indexer.elastic_claims import TTL_S, Claims
@@ -109,6 +112,7 @@ logger = logging.getLogger(__name__)
 
 PAGE = 1000  # postings per iter_assignments page
 MAX_BATCH_POSTINGS = 4096  # a batch holding more pending postings is flushed early (memory)
+RECHECK_SCAN = 1000  # recent postings of other stores matched in memory by a re-check
 PING_S = 3.0  # readiness answers within this (or the client's timeout, if shorter)
 
 
@@ -133,6 +137,7 @@ class ElasticStore:
         self._refresh = refresh
         self._fetcher = EngineFetcher(client, self._names.postings, self._names.clusters)
         self._claims = Claims(client, self._names.clusters, self._replay, ttl_s=lease_ttl_s)
+        self._instance = uuid.uuid4().hex  # names this store's posting writes (`recheck_ids`)
         self._wait_s = client.timeout if lease_wait_s is None else lease_wait_s
         self._lock = threading.Lock()
         self._depth = 0  # writer() nesting of the thread holding _lock
@@ -301,7 +306,8 @@ class ElasticStore:
             self._workspace = self._cycle_workspace()
 
     def _flush(self, workspace: Workspace) -> None:
-        operations = workspace.pending.operations(self._names)
+        stamp = {"written_us": int(time.time() * 1_000_000), "written_by": self._instance}
+        operations = workspace.pending.operations(self._names, stamp)
         if not operations:
             return
         # Until the bulk is through, the ticket holds a journal that must be replayed: if
@@ -493,6 +499,45 @@ class ElasticStore:
         found.sort(key=lambda item: (-item[0], item[1]["posted_at"], item[1]["posting_id"]))
         return [posting_from_source(source) for _, source in found[: query.limit]]
 
+    def recheck_ids(
+        self, queries: Sequence[CandidateQuery], since: datetime
+    ) -> list[list[tuple[str, str]]]:
+        """The candidate searches again, among the postings other stores wrote at or after
+        `since` (this thread's open cycle is flushed first). Those are few unless several
+        instances write hard: up to `RECHECK_SCAN` of them are read in one search and the
+        queries matched against their keys here (a search of 42 key clauses costs the engine
+        ~2-3 ms even when a filter leaves nothing to match); beyond, one `_msearch`."""
+        self._check_open()
+        self._sync()
+        written_since = to_micros(since)
+        keyed = [(_search_key(query), query) for query in queries]
+        recent = self._client.search(
+            self._names.postings, recent_writes_query(written_since, self._instance, RECHECK_SCAN)
+        )
+        if len(recent) < RECHECK_SCAN:
+            return [[] if key is None else _matching(key, recent) for key, _ in keyed]
+        bodies = [
+            recheck_query(
+                list(key[0]),
+                key[1],
+                key[2],
+                key[3],
+                q.exclude_id,
+                key[5],
+                written_since,
+                self._instance,
+            )
+            for key, q in keyed
+            if key is not None
+        ]
+        answers = iter(self._client.msearch(self._names.postings, bodies))
+        return [
+            []
+            if key is None
+            else [(h["_source"]["posting_id"], h["_source"]["cluster_id"]) for h in next(answers)]
+            for key, _ in keyed
+        ]
+
     def unit_counts(
         self, scopes: Sequence[tuple[int, int]], units: Sequence[int | None]
     ) -> dict[tuple[int, int], tuple[int, bool]]:
@@ -669,6 +714,26 @@ def _search_key(query: CandidateQuery) -> SearchKey | None:
     since = None if query.since is None else to_micros(query.since)
     until = None if query.until is None else to_micros(query.until)
     return keys, block, since, until, query.exclude_id, query.limit
+
+
+def _matching(key: SearchKey, recent: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The hits a candidate search (`key`) would give among `recent` postings, in its order
+    (shared band keys, then posted_at, then id), as (posting id, cluster id)."""
+    keys, block, since, until, exclude, limit = key
+    wanted = set(keys)
+    found: list[tuple[int, int, str, str]] = []
+    for hit in recent:
+        source = hit["_source"]
+        shared = len(wanted.intersection(source.get("band_keys") or ()))
+        if not shared and (block is None or source.get("block_key") != block):
+            continue
+        when = int(source["posted_at"])
+        if (since is not None and when < since) or (until is not None and when > until):
+            continue
+        if source["posting_id"] != exclude:
+            found.append((-shared, when, source["posting_id"], source["cluster_id"]))
+    found.sort()
+    return [(pid, cluster_id) for _, _, pid, cluster_id in found[:limit]]
 
 
 def _ahead_hits(

@@ -127,9 +127,17 @@ def postings_mappings() -> dict[str, Any]:
             "decision": _STORED,
             **STATS_PROPERTIES,
             **REVIEW_PROPERTIES,
+            **WRITER_PROPERTIES,
         },
     }
 
+
+WRITER_PROPERTIES: dict[str, Any] = {
+    # Who wrote a posting document and when (its writer's clock, epoch µs): the pipeline's
+    # re-check searches the postings other instances wrote since its group started.
+    "written_us": {"type": "long"},
+    "written_by": _KEY,
+}
 
 ADDED_FIELDS = 2
 """Version of the fields added to the layout after its first indices, kept in
@@ -206,6 +214,47 @@ def clusters_mappings() -> dict[str, Any]:
             "witnesses": _STORED,
             **TITLE_PROPERTIES,
         },
+    }
+
+
+def recheck_query(
+    band_keys: Sequence[int],
+    block_key: str | None,
+    since_us: int | None,
+    until_us: int | None,
+    exclude_id: str | None,
+    limit: int,
+    written_since_us: int,
+    writer: str,
+) -> dict[str, Any]:
+    """`candidate_query` restricted to postings written at or after `written_since_us` by
+    another writer than `writer`, answering ids and cluster ids only (the re-check). The
+    range on `written_us` selects few documents, so the search is cheap."""
+    body = candidate_query(
+        band_keys, block_key, since_us, until_us, [] if exclude_id is None else [exclude_id], limit
+    )
+    query = body["query"]["bool"]
+    query["filter"] = [
+        *query.get("filter", []),
+        {"range": {"written_us": {"gte": written_since_us}}},
+    ]
+    query["must_not"] = [*query.get("must_not", []), {"term": {"written_by": writer}}]
+    return {**body, "_source": ["posting_id", "cluster_id"]}
+
+
+def recent_writes_query(written_since_us: int, writer: str, size: int) -> dict[str, Any]:
+    """Postings written at or after `written_since_us` by another writer than `writer`,
+    with what a candidate search matches on (the re-check, matched in memory)."""
+    return {
+        "query": {
+            "bool": {
+                "filter": [{"range": {"written_us": {"gte": written_since_us}}}],
+                "must_not": [{"term": {"written_by": writer}}],
+            }
+        },
+        "size": size,
+        "track_total_hits": False,
+        "_source": ["posting_id", "cluster_id", "band_keys", "block_key", "posted_at"],
     }
 
 

@@ -78,14 +78,18 @@ class Pending:
             or self.units
         )
 
-    def operations(self, names: IndexNames) -> list[Operation]:
-        """Bulk operations. Every one is idempotent (whole documents, deletes, a partial
-        update that sets one field), so a bulk replayed after a failure half way gives the
-        same state as one that went through at once."""
+    def operations(self, names: IndexNames, stamp: Source | None = None) -> list[Operation]:
+        """Bulk operations, posting documents with `stamp` (who writes them, when). Every
+        one is idempotent (whole documents, deletes, a partial update that sets one field,
+        a set union), so a bulk replayed after a failure half way gives the same state as
+        one that went through at once."""
         ops: list[Operation] = []
         for pid, source in self.postings.items():
             meta = {"_index": names.postings, "_id": doc_id(pid)}
-            ops.append(({"delete": meta}, None) if source is None else ({"index": meta}, source))
+            if source is None:
+                ops.append(({"delete": meta}, None))
+            else:
+                ops.append(({"index": meta}, {**source, **stamp} if stamp else source))
         for pid in dict.fromkeys([*self.repoints, *self.flags]):
             if pid not in self.postings:
                 meta = {"_index": names.postings, "_id": doc_id(pid)}

@@ -17,6 +17,7 @@ from indexer.elastic_bodies import (
     REVIEW_PROPERTIES,
     STATS_PROPERTIES,
     TITLE_PROPERTIES,
+    WRITER_PROPERTIES,
     IndexNames,
     assignments_page_query,
     cluster_documents_page_query,
@@ -69,13 +70,17 @@ def open_indices(
 
 
 def add_claim_fields(client: EngineClient, names: IndexNames) -> None:
-    """The claim documents' fields (`CLAIM_PROPERTIES`), added to an index made before them
-    (one idempotent mapping update per writer start)."""
-    clusters_path = f"/{part(names.clusters)}/_mapping"
-    client.call(
-        "PUT", clusters_path, body={"properties": CLAIM_PROPERTIES}, what="add claim fields"
-    )
-    client.put_template(names.clusters, index_template(f"{names.clusters}-*", clusters_mappings()))
+    """The fields of claims and tickets (`CLAIM_PROPERTIES`) and of who wrote a posting
+    (`WRITER_PROPERTIES`), added to an index made before them (idempotent mapping updates,
+    at every writer start). Postings written before have no writer: no re-check finds them,
+    which is right, as they were written before any running decision searched."""
+    for alias, properties, mappings in (
+        (names.clusters, CLAIM_PROPERTIES, clusters_mappings()),
+        (names.postings, WRITER_PROPERTIES, postings_mappings()),
+    ):
+        path = f"/{part(alias)}/_mapping"
+        client.call("PUT", path, body={"properties": properties}, what="add writer fields")
+        client.put_template(alias, index_template(f"{alias}-*", mappings))
 
 
 FIELDS_PAGE = 1000  # documents per page of the added fields' backfill

@@ -321,6 +321,12 @@ class SqliteStore:
     def search_ahead(self, queries: Sequence[CandidateQuery]) -> None:
         """Nothing to do (see `reads_ahead`)."""
 
+    def recheck_ids(
+        self, queries: Sequence[CandidateQuery], since: datetime
+    ) -> list[list[tuple[str, str]]]:
+        """Nothing: no other process writes this data directory."""
+        return [[] for _ in queries]
+
     def get_posting(self, posting_id: str) -> StoredPosting | None:
         """The posting with this id, or None."""
         rows = self._rows("get posting", f"{SELECT_POSTING} WHERE p.id = ?", (posting_id,))

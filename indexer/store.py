@@ -411,6 +411,14 @@ class IndexStore(Protocol):
         """Postings sharing a band key or the block key, within the window (see CandidateQuery)."""
         ...
 
+    def recheck_ids(
+        self, queries: Sequence[CandidateQuery], since: datetime
+    ) -> list[list[tuple[str, str]]]:
+        """For each query, the (posting id, cluster id) of what `find_candidates` finds among
+        the postings that other processes wrote at or after `since` (their clocks): the
+        pipeline's re-check (`concurrent_writers`), one round trip for a group."""
+        ...
+
     def unit_counts(
         self, scopes: Sequence[tuple[int, int]], units: Sequence[int | None]
     ) -> dict[tuple[int, int], tuple[int, bool]]:

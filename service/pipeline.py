@@ -197,23 +197,23 @@ class Deduplicator:
         while (first := next(pending, None)) is not None:
             rest = islice(pending, group - 1)
             size = self._window()
-            asked = perf_counter()
+            asked, started = perf_counter(), datetime.now(UTC)
             with self.store.batch():
                 waited = perf_counter() - asked
                 written = self._decide_windows(_windows(first, rest, size), dry_run)
-            yield from _waited(self._recheck(written), waited)
+            yield from _waited(self._recheck(written, started), waited)
 
     def _decide_group(
         self, items: Sequence[tuple[PreparedPosting, dict[str, float]]]
     ) -> list[Decision]:
         """Decide and write prepared postings in order, as one store batch (one commit)."""
         size = self._window()
-        asked = perf_counter()
+        asked, started = perf_counter(), datetime.now(UTC)
         with self.store.batch():
             waited = perf_counter() - asked
             windows = (list(items[start : start + size]) for start in range(0, len(items), size))
             written = self._decide_windows(windows, False)
-        return _waited(self._recheck(written), waited)
+        return _waited(self._recheck(written, started), waited)
 
     def _window(self) -> int:
         """Postings whose reads are announced to the store at once: `READ_AHEAD` for a store
@@ -321,7 +321,8 @@ class Deduplicator:
                 return _Written(self._unchanged(existing, timings), None, frozenset())
             started = perf_counter()
             prepared, observations = self._learn_boilerplate(prepared)
-            candidates = self.candidates(prepared)
+            found = self.store.find_candidates(self._candidate_query(prepared))
+            candidates = self._verified(prepared, found)
             scored = perf_counter()
             timings["candidates"] = scored - started
             remember: Remember = "candidates" if dry_run else "all"
@@ -343,43 +344,66 @@ class Deduplicator:
                 )
             )
             timings["persist"] = perf_counter() - started
-        seen = frozenset(c.posting.id for c in candidates)
-        return _Written(decision, prepared, seen)
+        return _Written(decision, prepared, frozenset(p.id for p in found))
 
     # -- re-check for near-duplicates written at the same time elsewhere ----------------------
 
-    def _recheck(self, written: list[_Written]) -> list[Decision]:
+    def _recheck(self, written: list[_Written], since: datetime) -> list[Decision]:
         """After a group's write is searchable, search again for each of its postings and
-        join it with verified near-duplicates that the first search did not return: those
-        written meanwhile by another instance (a store with `concurrent_writers` only).
-        Of two near-duplicates written at once, each searches again only after its own
-        write is searchable, so the one searching later finds the other (docs/concurrency.md).
-        One multi-search for the group; a merge is a write cycle like any other."""
+        join it with verified near-duplicates that the first search did not return and
+        that this group did not write: those written meanwhile by another instance (a
+        store with `concurrent_writers` only). Of two near-duplicates written at once, each
+        searches again only after its own write is searchable, so the one searching later
+        finds the other (docs/concurrency.md). One multi-search of ids for the group; a
+        posting found new is read and scored, and a merge is a write cycle like any other.
+
+        The search is the first one again (same keys, window, limit): postings of earlier
+        groups ranked below the first page then are still below it, postings of this group
+        were decided with this one in view, so on a single instance nothing is ever new and
+        the decisions are exactly those of the one-by-one order."""
         decisions = [item.decision for item in written]
         todo = [item for item in written if item.prepared is not None]
         if not todo or not self.store.concurrent_writers:
             return decisions
-        prepared = [item.prepared for item in todo if item.prepared is not None]
         started = perf_counter()
-        with self.store.batch():
-            self.store.search_ahead([self._candidate_query(p) for p in prepared])
-            for item in todo:
-                self._giving_way(partial(self._recheck_one, item))
+        ours = {item.decision.id for item in written}
+        queries = [self._candidate_query(item.prepared) for item in todo if item.prepared]
+        found = self.store.recheck_ids(queries, since - RECHECK_MARGIN)
+        news: list[tuple[_Written, list[str]]] = []
+        for item, hits in zip(todo, found, strict=True):
+            here = item.decision.cluster_id
+            new = [
+                pid
+                for pid, cluster_id in hits
+                if pid not in item.seen and pid not in ours and cluster_id != here
+            ]
+            if new:
+                news.append((item, new))
+        if news:
+            with self.store.batch():
+                for item, new in news:
+                    self._giving_way(partial(self._recheck_one, item, new))
         spent = perf_counter() - started
         for decision in decisions:
             decision.timings["recheck"] = spent / len(decisions)
         return decisions
 
-    def _recheck_one(self, item: _Written) -> None:
+    def _recheck_one(self, item: _Written, new_ids: list[str]) -> None:
+        """Join the posting with those of `new_ids` (written meanwhile elsewhere) that are
+        verified near-duplicates scored over the threshold, by the rules of `_decide`."""
         prepared = item.prepared
         assert prepared is not None
-        new = [c for c in self.candidates(prepared) if c.posting.id not in item.seen]
-        own = self.store.get_posting(prepared.id) if new else None
-        if own is None:
+        own = self.store.get_posting(prepared.id)
+        here = None if own is None else self.store.resolve_cluster(own.cluster_id)
+        if here is None:
             return
-        here = self.store.resolve_cluster(own.cluster_id)
-        new = [c for c in new if self.store.resolve_cluster(c.posting.cluster_id) != here]
-        if not new or here is None:
+        others = [p for pid in new_ids if (p := self.store.get_posting(pid)) is not None]
+        new = [
+            c
+            for c in self._verified(prepared, others)
+            if self.store.resolve_cluster(c.posting.cluster_id) != here
+        ]
+        if not new:
             return
         scores = self.scorer.score(prepared, new, remember="all")
         ranked = sorted(zip(scores, new, strict=True), key=lambda pair: -pair[0])
@@ -448,8 +472,11 @@ class Deduplicator:
         so a snippet found through a lead fingerprint passes verification although its
         Jaccard with the full ad is low; an employer's intro that one side left out of its
         sketch as boilerplate does not."""
+        return self._verified(prepared, self.store.find_candidates(self._candidate_query(prepared)))
+
+    def _verified(self, prepared: PreparedPosting, found: list[StoredPosting]) -> list[Candidate]:
+        """`candidates` of the postings a search found (see there)."""
         cfg = self.config
-        found = self.store.find_candidates(self._candidate_query(prepared))
         verified: list[Candidate] = []
         bands: set[int] | None = None  # the query's band keys, built on first need
         for other in found:
@@ -701,6 +728,9 @@ class Deduplicator:
 
 _MAX_TIME = datetime.max.replace(tzinfo=UTC)
 _T = TypeVar("_T")
+RECHECK_MARGIN = timedelta(seconds=60)
+"""The re-check looks at postings other instances wrote from this long before its group
+started: their clocks may differ from ours by that much (NTP keeps them far closer)."""
 GIVE_WAY_ATTEMPTS = 50  # a decision that gave way to older writes this often fails (503)
 GIVE_WAY_PAUSE_S = 0.005  # first pause after giving way (doubling, jittered)
 
