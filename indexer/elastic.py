@@ -48,6 +48,7 @@ from indexer import elastic_review, elastic_stats
 from indexer.boilerplate import counts_from_witnesses
 from indexer.elastic_bodies import (
     MAX_SCORED_KEYS,
+    MAX_TERMS,
     REVIEW_SINCE,
     STATS_SINCE,
     IndexNames,
@@ -112,7 +113,7 @@ logger = logging.getLogger(__name__)
 
 PAGE = 1000  # postings per iter_assignments page
 MAX_BATCH_POSTINGS = 4096  # a batch holding more pending postings is flushed early (memory)
-RECHECK_SCAN = 1000  # recent postings of other stores matched in memory by a re-check
+RECHECK_SCAN = 5000  # recent postings of other stores matched in memory by a re-check
 PING_S = 3.0  # readiness answers within this (or the client's timeout, if shorter)
 
 
@@ -398,8 +399,7 @@ class ElasticStore:
         workspace = self._batch_workspace()
         if workspace is None:
             return
-        workspace.claim_postings(posting_ids, wait=False)
-        named = workspace.claim_clusters(posting_ids, wait=False)
+        _, named = workspace.claim(posting_ids, posting_ids, wait=False)
         workspace.prefetch(postings=posting_ids, clusters=named, aliases=named)
         workspace.units(unit_key(scope, unit) for scope, unit in units)
 
@@ -503,19 +503,24 @@ class ElasticStore:
         self, queries: Sequence[CandidateQuery], since: datetime
     ) -> list[list[tuple[str, str]]]:
         """The candidate searches again, among the postings other stores wrote at or after
-        `since` (this thread's open cycle is flushed first). Those are few unless several
-        instances write hard: up to `RECHECK_SCAN` of them are read in one search and the
-        queries matched against their keys here (a search of 42 key clauses costs the engine
-        ~2-3 ms even when a filter leaves nothing to match); beyond, one `_msearch`."""
+        `since` (this thread's open cycle is flushed first). One search finds those sharing a
+        key with any posting of the group (few: postings of other instances in the last
+        minute, near the group's); up to `RECHECK_SCAN` of them are matched against each
+        query here (a search of 42 key clauses per posting cost the engine 2-3 ms each even
+        when a filter left nothing to match). Beyond that, one `_msearch`."""
         self._check_open()
         self._sync()
         written_since = to_micros(since)
         keyed = [(_search_key(query), query) for query in queries]
-        recent = self._client.search(
-            self._names.postings, recent_writes_query(written_since, self._instance, RECHECK_SCAN)
-        )
-        if len(recent) < RECHECK_SCAN:
-            return [[] if key is None else _matching(key, recent) for key, _ in keyed]
+        band_keys = {k for key, _ in keyed if key is not None for k in key[0]}
+        blocks = {key[1] for key, _ in keyed if key is not None and key[1]}
+        if len(band_keys) <= MAX_TERMS and len(blocks) <= MAX_TERMS:
+            body = recent_writes_query(
+                band_keys, blocks, written_since, self._instance, RECHECK_SCAN
+            )
+            recent = self._client.search(self._names.postings, body)
+            if len(recent) < RECHECK_SCAN:
+                return [[] if key is None else _matching(key, recent) for key, _ in keyed]
         bodies = [
             recheck_query(
                 list(key[0]),

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -242,13 +242,27 @@ def recheck_query(
     return {**body, "_source": ["posting_id", "cluster_id"]}
 
 
-def recent_writes_query(written_since_us: int, writer: str, size: int) -> dict[str, Any]:
-    """Postings written at or after `written_since_us` by another writer than `writer`,
-    with what a candidate search matches on (the re-check, matched in memory)."""
+def recent_writes_query(
+    band_keys: Collection[int],
+    block_keys: Collection[str],
+    written_since_us: int,
+    writer: str,
+    size: int,
+) -> dict[str, Any]:
+    """Postings written at or after `written_since_us` by another writer than `writer` that
+    share a band key or a block key with a group of postings, with what a candidate search
+    matches on (the re-check, matched per posting in memory): one `terms` filter per field
+    for the whole group instead of a search of 42 key clauses per posting."""
+    should: list[dict[str, Any]] = [{"terms": {"band_keys": sorted(band_keys)}}]
+    if block_keys:
+        should.append({"terms": {"block_key": sorted(block_keys)}})
     return {
         "query": {
             "bool": {
-                "filter": [{"range": {"written_us": {"gte": written_since_us}}}],
+                "filter": [
+                    {"range": {"written_us": {"gte": written_since_us}}},
+                    {"bool": {"should": should, "minimum_should_match": 1}},
+                ],
                 "must_not": [{"term": {"written_by": writer}}],
             }
         },

@@ -163,25 +163,31 @@ class Workspace:
     def claim_clusters(self, cluster_ids: Iterable[str], wait: bool = True) -> set[str]:
         """Claim clusters (with the aliases of their ids) before reading them; returns the
         ids claimed now. Without `wait`, ids held by another writer are skipped."""
-        if self._claimer is None:
-            return set()
-        got = self._claimer.claim((cluster_claim(c) for c in cluster_ids), wait)
-        ids = {name[2:] for name in got}
-        for cid in ids:  # read before the claim (never by a cycle's reads): read again
-            self._clusters.pop(cid, None)
-            self._aliases.pop(cid, None)
-        return ids
+        return self.claim((), cluster_ids, wait)[1]
 
     def claim_postings(self, posting_ids: Iterable[str], wait: bool = True) -> set[str]:
         """Claim postings this cycle will write or delete; a copy read before the claim
         (a candidate's, one read ahead) is read again."""
+        return self.claim(posting_ids, (), wait)[0]
+
+    def claim(
+        self, posting_ids: Iterable[str], cluster_ids: Iterable[str], wait: bool = True
+    ) -> tuple[set[str], set[str]]:
+        """Claim postings and clusters together (one request); returns the posting ids and
+        the cluster ids claimed now, whose copies read before (if any) are dropped."""
         if self._claimer is None:
-            return set()
-        got = self._claimer.claim((posting_claim(p) for p in posting_ids), wait)
-        ids = {name[2:] for name in got}
-        for pid in ids:
+            return set(), set()
+        names = [*(posting_claim(p) for p in posting_ids)]
+        names += [cluster_claim(c) for c in cluster_ids]
+        got = self._claimer.claim(names, wait)
+        postings = {name[2:] for name in got if name.startswith("p:")}
+        clusters = {name[2:] for name in got if name.startswith("c:")}
+        for pid in postings:
             self._postings.pop(pid, None)
-        return ids
+        for cid in clusters:  # read before the claim (never by a cycle's reads): read again
+            self._clusters.pop(cid, None)
+            self._aliases.pop(cid, None)
+        return postings, clusters
 
     def absorb(
         self,
