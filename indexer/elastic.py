@@ -405,12 +405,12 @@ class ElasticStore:
 
     def search_ahead(self, queries: Sequence[CandidateQuery]) -> None:
         """Start a group's candidate searches as one `_msearch`, followed by one multi-get of
-        every hit's full document and cluster, on a background thread: the deciding thread
-        goes on deciding the postings before these and waits only when `find_candidates`
-        needs an answer not back yet. The background thread only reads the engine (its
-        answers are exact only where the batch holds claims, see there); they are folded into
-        the workspace by the deciding thread, and `find_candidates` uses them only when it
-        can prove them equal to a live search (see there)."""
+        every hit's document (clusters are read once claimed, not ahead), on a background
+        thread: the deciding thread goes on deciding the postings before these and waits only
+        when `find_candidates` needs an answer not back yet. The background thread only reads
+        the engine; its answers are folded into the workspace by the deciding thread, and
+        `find_candidates` uses them only when this store's writes cannot have changed them
+        (see there)."""
         self._check_open()
         workspace = self._batch_workspace()
         if workspace is None:
@@ -468,10 +468,11 @@ class ElasticStore:
         """Band-key or block-key hits in the window, most shared keys first (one search;
         inside a batch, merged with the batch's pending postings, which the search skips).
 
-        A search run ahead (`search_ahead`) against the same engine state answers instead
-        when it provably equals the live search: it skipped a subset of what the live search
-        skips (pending postings only accumulate), so dropping the now-skipped hits gives the
-        live answer unless that cut a full page (`limit` hits) short."""
+        A search run ahead (`search_ahead`) answers instead when this store's own writes
+        cannot have changed it: it skipped a subset of what the live search skips (pending
+        postings only accumulate), so dropping the now-skipped hits gives the live answer
+        unless that cut a full page (`limit` hits) short. Postings other instances wrote
+        since it ran are the re-check's (docs/concurrency.md), as for a live search."""
         self._check_open()
         key = _search_key(query)
         if key is None:
@@ -675,7 +676,7 @@ class ElasticStore:
 
     def add_feedback(self, feedback: Feedback) -> None:
         """Store the label under the pair's sorted ids (one document: atomic on its own, so
-        it needs neither the lease nor the journal), searchable when this returns."""
+        it needs neither a claim nor the journal), searchable when this returns."""
         self._check_open()
         source = feedback_source(feedback)
         key = feedback_id(source["a_id"], source["b_id"])

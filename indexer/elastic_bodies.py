@@ -15,7 +15,7 @@ re-index can swap the alias without touching the service.
 - clusters: one document per live cluster (members, aliases and statistics, so that every
   cluster read is a real-time GET by id; its members' casefolded titles indexed for the
   listing's title filter), one per alias, plus the `meta` document (schema version and
-  sketch parameters) and the writer `lease` document.
+  sketch parameters), the writers' `ticket` and `claim` documents (`indexer.elastic_claims`).
 """
 
 from __future__ import annotations
@@ -179,8 +179,8 @@ CLAIM_PROPERTIES: dict[str, Any] = {
 
 
 def clusters_mappings() -> dict[str, Any]:
-    """Clusters, aliases, analyst feedback, boilerplate unit statistics, meta and lease
-    documents, told apart by `kind`."""
+    """Clusters, aliases, analyst feedback, boilerplate unit statistics, meta, ticket and
+    claim documents, told apart by `kind`."""
     return {
         "dynamic": "strict",
         "_meta": {"schema": "jobdedup-clusters"},

@@ -10,7 +10,7 @@ for the items of a bulk, and raises only `StoreUnavailable` or `StoreError`
 
 Time: every request is bounded by the transport's `timeout` (JOBDEDUP_SEARCH_TIMEOUT), and
 by the deadline of the enclosing `until()` block when there is one (the writer lock and
-lease waits): retries (a 429, a dropped connection) happen inside that budget, never on top
+claim waits): retries (a 429, a dropped connection) happen inside that budget, never on top
 of it, so a caller gets its answer or a `StoreUnavailable` within the timeout.
 """
 
@@ -317,7 +317,7 @@ class EngineClient:
         result = self.call("GET", path, what="index stats")
         return int(result["_all"]["total"]["store"]["size_in_bytes"])
 
-    # -- versioned single-document writes (the writer lease) -------------------------------
+    # -- versioned single-document writes (tickets and claims) ------------------------------
 
     def create(self, index: str, doc_id: str, source: dict[str, Any]) -> tuple[int, int] | None:
         """Create a document only if absent: (seq_no, primary_term), or None if it exists."""

@@ -4,8 +4,9 @@
 first, then to a cache of documents read from the engine (by real-time GET, so never stale),
 then to the engine. `plan_apply` folds one `WriteSet` into the pending writes; the store then
 sends them as one bulk (or, inside `batch()`, keeps folding and sends them when the batch
-exits). Everything here is pure apart from the `Fetcher` the store passes in, and the cache
-is only valid while the caller holds the writer lease (nobody else writes meanwhile).
+exits). Everything here is pure apart from the `Fetcher` and the `Claimer` the store passes
+in; a write cycle's workspace claims what it writes before reading it, so its cached
+copies of those documents stay true (nobody else writes them meanwhile).
 """
 
 from __future__ import annotations
