@@ -129,6 +129,7 @@ class ElasticStore:
         create: bool = True,
         lease_ttl_s: float = TTL_S,
         lease_wait_s: float | None = None,
+        shards: int = 1,
     ) -> None:
         if refresh not in ("true", "wait_for"):
             raise ValueError(f"refresh must be 'true' or 'wait_for', not {refresh!r}")
@@ -153,7 +154,7 @@ class ElasticStore:
                 f"bands={params.bands}: the search-engine backend scores at most "
                 f"{MAX_SCORED_KEYS} band keys per query"
             )
-        open_indices(client, self._names, params, create)
+        open_indices(client, self._names, params, create, shards)
         self._fields = 0  # the added fields known present (`_require_fields`)
         # Runs the searches announced ahead while the deciding thread decides (`search_ahead`).
         self._ahead = ThreadPoolExecutor(max_workers=1, thread_name_prefix="search-ahead")

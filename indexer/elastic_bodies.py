@@ -282,9 +282,13 @@ def index_template(pattern: str, mappings: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def create_index_body(alias: str) -> dict[str, Any]:
-    """The first concrete index behind `alias`; settings and mappings come from the template."""
-    return {"aliases": {alias: {"is_write_index": True}}}
+def create_index_body(alias: str, shards: int = 1) -> dict[str, Any]:
+    """The first concrete index behind `alias`: mappings and settings come from the template,
+    but for the number of primary shards (`JOBDEDUP_SEARCH_SHARDS`), fixed at creation."""
+    return {
+        "aliases": {alias: {"is_write_index": True}},
+        "settings": {"number_of_shards": shards},
+    }
 
 
 def candidate_query(

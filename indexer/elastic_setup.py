@@ -40,12 +40,13 @@ META_ID = state_id("meta")
 
 
 def open_indices(
-    client: EngineClient, names: IndexNames, params: SketchParams, create: bool
+    client: EngineClient, names: IndexNames, params: SketchParams, create: bool, shards: int = 1
 ) -> None:
     """Create templates, indices and the meta document if absent (safe when several
     instances start at once), then check the stored schema version and parameters, and
     (writers only) add the fields an older index lacks (`add_fields`).
-    Without `create`, a missing index is an error (readers such as `export`)."""
+    Without `create`, a missing index is an error (readers such as `export`). `shards`:
+    primary shards of indices created now (an existing index keeps its own)."""
     if not create and not client.exists(names.clusters):
         raise StoreUnavailable(f"no index {names.prefix} on {client.engine} (nothing ingested)")
     for alias, mappings in (
@@ -54,7 +55,7 @@ def open_indices(
     ):
         if not client.exists(alias):  # the template matters only when an index is created
             client.put_template(alias, index_template(f"{alias}-*", mappings))
-            client.create_index(names.first_index(alias), create_index_body(alias))
+            client.create_index(names.first_index(alias), create_index_body(alias, shards))
     meta = {"kind": "meta", "schema_version": SCHEMA_VERSION, "params": params.to_dict()}
     hit = client.get(names.clusters, META_ID)
     if hit is None and client.create(names.clusters, META_ID, meta) is not None:

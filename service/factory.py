@@ -52,6 +52,7 @@ def _search_engine_store(settings: Settings, create: bool) -> IndexStore:
             settings.search_index,
             refresh=settings.search_refresh,
             create=create,
+            shards=settings.search_shards,
         )
     except BaseException:
         transport.close()

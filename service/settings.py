@@ -29,6 +29,7 @@ class Settings(BaseSettings):
     search_index: str = Field(default="jobdedup", pattern=r"^[a-z0-9][a-z0-9_.-]{0,200}$")
     search_timeout: float = Field(default=10.0, gt=0, le=300)
     search_refresh: Literal["true", "wait_for"] = "true"
+    search_shards: int = Field(default=1, ge=1, le=1024)  # primary shards of new indices
 
     scorer: Literal["lightgbm", "overlap"] = "lightgbm"
     model_dir: Path | None = None  # None: the model shipped in classifier/models/default

@@ -10,7 +10,7 @@ from indexer.elastic import ElasticStore
 from indexer.elastic_client import EngineClient
 from indexer.elastic_transports import connect_elasticsearch
 from indexer.minhash import SketchParams
-from indexer.store import ClusterFilter, StoreError, StoreUnavailable
+from indexer.store import CandidateQuery, ClusterFilter, StoreError, StoreUnavailable
 from service import factory
 from service.factory import ConfigurationError, build_store
 from service.settings import Settings
@@ -40,6 +40,44 @@ def test_factory_opens_the_configured_engine(
     finally:
         store.close()
     build_store(settings, create=False).close()
+
+
+def test_new_indices_get_the_configured_shards_and_search_across_them(
+    url: str, prefix: str, tmp_path: Path
+) -> None:
+    """JOBDEDUP_SEARCH_SHARDS sets the primary shards of the indices created on first use;
+    candidates and clusters are found whichever shard holds them; a store opened later with
+    another value keeps the index as it is."""
+    settings = Settings(
+        data_dir=tmp_path,
+        backend="opensearch",
+        search_url=url,
+        search_index=prefix,
+        search_shards=3,
+        num_perm=16,  # the contract suite's records (tests.integration.support)
+        bands=8,
+        rows=2,
+    )
+    store = build_store(settings)
+    assert isinstance(store, ElasticStore)
+    try:
+        for name in (store.names.postings, store.names.clusters):
+            index = store.names.first_index(name)
+            found = store._client.call("GET", f"/{index}/_settings", what="read settings")
+            assert found[index]["settings"]["index"]["number_of_shards"] == "3"
+        for n in range(12):
+            upsert(store, record(f"s{n}", cluster="shared", posted=day(n), seed=n), [5, 100 + n])
+        hits = store.find_candidates(CandidateQuery([5], "", None, None, None, 50))
+        assert sorted(p.id for p in hits) == sorted(f"s{n}" for n in range(12))
+        info = store.get_cluster("shared")
+        assert info is not None and info.size == 12
+    finally:
+        store.close()
+    again = build_store(settings.model_copy(update={"search_shards": 1}))
+    try:
+        assert again.stats().postings == 12
+    finally:
+        again.close()
 
 
 def test_factory_needs_a_search_url(tmp_path: Path) -> None:
