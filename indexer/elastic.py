@@ -436,15 +436,15 @@ class ElasticStore:
             workspace.ahead[key] = batch
 
     def _search_and_fetch(self, bodies: list[dict[str, Any]], deadline: float) -> _AheadResult:
-        """(On the background thread.) The searches' hits, then their documents and clusters,
-        both answered by `deadline`."""
+        """(On the background thread.) The searches' hits, then their documents, both
+        answered by `deadline`."""
         with self._client.until(deadline):
             results = self._client.msearch(self._names.postings, bodies)
             sources = [hit["_source"] for hits in results for hit in hits]
             hit_ids = list(dict.fromkeys(source["posting_id"] for source in sources))
             # Clusters are not read ahead: a cycle reads a cluster only once it claimed it.
             found = self._fetcher.fetch(hit_ids, [], [])
-        return _AheadResult(results, hit_ids, [], found[0], found[1])
+        return _AheadResult(results, hit_ids, found[0])
 
     def _ahead_answer(
         self, workspace: Workspace, key: SearchKey
@@ -456,9 +456,7 @@ class ElasticStore:
             for one, excluded, hits in zip(batch.keys, batch.excluded, result.hits, strict=True):
                 workspace.searches[one] = (excluded, hits)
                 workspace.ahead.pop(one, None)
-            workspace.absorb(
-                result.postings, result.found_postings, result.clusters, result.found_clusters
-            )
+            workspace.absorb(result.postings, result.found_postings)
         return workspace.searches.get(key)
 
     def _batch_workspace(self) -> Workspace | None:
@@ -764,9 +762,7 @@ class _AheadResult:
 
     hits: list[list[Source]]
     postings: list[str]
-    clusters: list[str]
     found_postings: dict[str, Source]
-    found_clusters: dict[str, Source]
 
 
 @dataclass(frozen=True)

@@ -190,19 +190,12 @@ class Workspace:
             self._aliases.pop(cid, None)
         return postings, clusters
 
-    def absorb(
-        self,
-        postings: Sequence[str],
-        found_postings: dict[str, Source],
-        clusters: Sequence[str],
-        found_clusters: dict[str, Source],
-    ) -> None:
-        """Cache documents read ahead (ids asked for and not found are cached as absent);
-        what this workspace read or wrote since stays as it is."""
+    def absorb(self, postings: Sequence[str], found: dict[str, Source]) -> None:
+        """Cache posting documents read ahead (ids asked for and not found are cached as
+        absent); what this workspace read or wrote since stays as it is. Clusters are never
+        read ahead: a cycle reads a cluster only once it claimed it."""
         for pid in postings:
-            self._postings.setdefault(pid, found_postings.get(pid))
-        for cid in clusters:
-            self._clusters.setdefault(cid, found_clusters.get(cid))
+            self._postings.setdefault(pid, found.get(pid))
 
     def posting(self, posting_id: str) -> Source | None:
         """The posting's current document (with a pending move to another cluster applied)."""

@@ -366,17 +366,12 @@ class Deduplicator:
         if not todo or not self.store.concurrent_writers:
             return decisions
         started = perf_counter()
-        ours = {item.decision.id for item in written}
         queries = [self._candidate_query(item.prepared) for item in todo if item.prepared]
         found = self.store.recheck_ids(queries, since - RECHECK_MARGIN)
         news: list[tuple[_Written, list[str]]] = []
         for item, hits in zip(todo, found, strict=True):
             here = item.decision.cluster_id
-            new = [
-                pid
-                for pid, cluster_id in hits
-                if pid not in item.seen and pid not in ours and cluster_id != here
-            ]
+            new = [pid for pid, cluster_id in hits if pid not in item.seen and cluster_id != here]
             if new:
                 news.append((item, new))
         if news:
