@@ -113,7 +113,12 @@ def postings_mappings() -> dict[str, Any]:
         "properties": {
             "posting_id": {"type": "keyword"},  # doc values: iter_assignments sorts on it
             "posted_at": {"type": "long"},  # doc values: candidates sort on it
-            "band_keys": {"type": "long", "doc_values": False},
+            # Keyword, not long: a candidate query is ~50 exact-term clauses, which the terms
+            # dictionary answers faster than the points tree of a numeric field (1.14 against
+            # 2.04 ms a query, measured on 300 real queries; README "Search engine"). Values
+            # stay JSON integers in _source and queries (the field coerces them); an index
+            # made with `long` keeps it and is queried alike.
+            "band_keys": {"type": "keyword", "doc_values": False},
             "block_key": _KEY,
             "company_key": _KEY,
             "source": _KEY,

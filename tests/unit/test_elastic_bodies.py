@@ -58,7 +58,7 @@ def test_mappings_are_strict_and_index_only_what_queries_use() -> None:
     postings = postings_mappings()
     assert postings["dynamic"] == "strict"
     fields = postings["properties"]
-    assert fields["band_keys"] == {"type": "long", "doc_values": False}
+    assert fields["band_keys"] == {"type": "keyword", "doc_values": False}
     assert fields["document"] == {"type": "object", "enabled": False}
     assert fields["sketch"]["type"] == "binary"
     assert fields["shingle_count"]["index"] is False
