@@ -28,6 +28,7 @@ from service.errors import (
     install_error_handlers,
 )
 from service.factory import build_deduplicator
+from service.heap import settle_heap
 from service.memory import LARGE_REQUEST_CHARS, release_free_memory
 from service.metrics import Metrics
 from service.pipeline import Deduplicator
@@ -112,6 +113,7 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
         # Before the server accepts a connection: /ready is never 200 while the first
         # request would still pay for loading models and language data.
         warm_up(dedup)
+        settle_heap()
         retention = (
             None
             if settings.retention_days is None

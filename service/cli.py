@@ -29,7 +29,8 @@ from classifier.model import ClassifierError
 from indexer.store import StatsQuery, StoreError
 from service.errors import validation_details
 from service.factory import ConfigurationError, build_deduplicator, build_scorer
-from service.preparation import die_with_parent
+from service.heap import settle_heap
+from service.preparation import start_worker
 from service.retention import cutoff, parse_moment
 from service.schemas import Posting
 from service.settings import Settings
@@ -204,7 +205,7 @@ def _preparers(workers: int) -> Iterator[Executor | None]:
     with ProcessPoolExecutor(
         workers,
         mp_context=get_context("spawn"),
-        initializer=die_with_parent,
+        initializer=start_worker,
         initargs=(os.getpid(),),
     ) as pool:
         yield pool
@@ -222,6 +223,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         return 2
     total = 0 if args.no_progress else _count_lines(args.file)
     dedup = build_deduplicator(settings)
+    settle_heap()
     counts: Counter[str] = Counter()
     started = time.perf_counter()
     try:

@@ -20,6 +20,7 @@ from typing import TypeVar
 
 from indexer.minhash import SketchParams
 from indexer.prepare import PreparedPosting, posting_units, prepare
+from service.heap import settle_heap
 from service.schemas import Posting
 
 _T = TypeVar("_T")
@@ -53,6 +54,13 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
+
+
+def start_worker(parent: int) -> None:
+    """Initializer of preparation processes: tied to the parent's life (`die_with_parent`),
+    with the collector settings of the other long-running processes (`service.heap`)."""
+    die_with_parent(parent)
+    settle_heap()
 
 
 def groups(items: Iterable[_T], size: int) -> Iterator[list[_T]]:
