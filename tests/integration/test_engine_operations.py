@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from indexer import elastic_setup
 from indexer.elastic import ElasticStore
+from indexer.elastic_bodies import postings_mappings
 from indexer.elastic_client import EngineClient
 from indexer.elastic_transports import connect_elasticsearch
 from indexer.minhash import SketchParams
@@ -135,3 +137,41 @@ def test_long_and_odd_ids_round_trip(
         assert sorted(a.id for a in store.iter_assignments()) == sorted(odd)
     finally:
         store.close()
+
+
+def test_an_index_with_numeric_band_keys_answers_candidates_as_a_keyword_one(
+    engine: Engine, prefix: str, params: SketchParams, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Indices made before band keys were mapped as keyword keep `long`: the same writes
+    and queries (integer keys, negative and beyond 2**53 included) give the same candidates,
+    shared-key counts and order on both layouts."""
+    keys = [-(2**63), -5, 0, 7, 2**53 + 1, 2**63 - 1]
+
+    def fill(store: ElasticStore) -> list[list[str]]:
+        for n in range(8):
+            upsert(store, record(f"p{n}", posted=day(n), seed=n), keys[: 1 + n % len(keys)])
+        return [
+            [p.id for p in store.find_candidates(CandidateQuery([k], "", None, None, None, 50))]
+            for k in keys
+        ] + [[p.id for p in store.find_candidates(CandidateQuery(keys, "", None, None, None, 3))]]
+
+    def band_keys_type(store: ElasticStore) -> str:
+        index = store.names.first_index(store.names.postings)
+        found = store._client.call("GET", f"/{index}/_mapping", what="read mapping")
+        return str(found[index]["mappings"]["properties"]["band_keys"]["type"])
+
+    older = postings_mappings()
+    older["properties"]["band_keys"] = {"type": "long", "doc_values": False}
+    with monkeypatch.context() as patched:
+        patched.setattr(elastic_setup, "postings_mappings", lambda: older)
+        old = open_store(engine, f"{prefix}-old", params)
+    new = open_store(engine, f"{prefix}-new", params)
+    try:
+        assert (band_keys_type(old), band_keys_type(new)) == ("long", "keyword")
+        found = fill(new)
+        assert fill(old) == found
+        assert found[0] == ["p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7"]
+        assert found[-1] == ["p5", "p4", "p3"]  # most shared keys first
+    finally:
+        old.close()
+        new.close()
