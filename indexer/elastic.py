@@ -38,7 +38,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -158,6 +158,8 @@ class ElasticStore:
         self._fields = 0  # the added fields known present (`_require_fields`)
         # Runs the searches announced ahead while the deciding thread decides (`search_ahead`).
         self._ahead = ThreadPoolExecutor(max_workers=1, thread_name_prefix="search-ahead")
+        # Sends a write's cluster documents while the deciding thread sends its postings.
+        self._beside = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bulk-beside")
 
     @property
     def params(self) -> SketchParams:
@@ -190,6 +192,7 @@ class ElasticStore:
         """Close the client's connections; the store is unusable afterwards."""
         self._closed = True
         self._ahead.shutdown(wait=False, cancel_futures=True)
+        self._beside.shutdown(wait=False, cancel_futures=True)
         self._claims.close()
         self._client.transport.close()
 
@@ -321,13 +324,31 @@ class ElasticStore:
         self._broken = False
 
     def _send(self, operations: Sequence[Operation]) -> None:
-        """Cluster documents first (no refresh: they are read by real-time GET, and the
-        listing refreshes before it searches), then postings, refreshed before this returns
-        so the next candidate search sees them: one refresh per write instead of two."""
+        """Cluster documents (no refresh: they are read by real-time GET, and the listing
+        refreshes before it searches) and postings (refreshed before this returns, so the
+        next candidate search sees them: one refresh per write instead of two), as two bulks
+        at once, within one deadline. Nothing needs them in order: other writers wait on the
+        claims until both are through, and the journal covers a write that failed half way.
+        Sent one after the other they cost a group of ~15 `/dedup` requests ~25 ms more."""
         postings = self._names.postings
         ops = [(op, next(iter(op[0].values()))["_index"] == postings) for op in operations]
-        self._client.bulk([op for op, is_posting in ops if not is_posting], "false")
-        self._client.bulk([op for op, is_posting in ops if is_posting], self._refresh)
+        others = [op for op, is_posting in ops if not is_posting]
+        mine = [op for op, is_posting in ops if is_posting]
+        if not (others and mine):
+            self._client.bulk(others or mine, "false" if others else self._refresh)
+            return
+        deadline = self._client.deadline()
+
+        def send_others() -> None:
+            with self._client.until(deadline):
+                self._client.bulk(others, "false")
+
+        beside = self._beside.submit(send_others)
+        try:
+            self._client.bulk(mine, self._refresh)
+        finally:
+            wait([beside])
+        beside.result()  # raises what the cluster bulk raised
 
     def _replay(self, operations: Sequence[Operation]) -> None:
         self._send(operations)
@@ -401,8 +422,8 @@ class ElasticStore:
         if workspace is None:
             return
         _, named = workspace.claim(posting_ids, posting_ids, wait=False)
-        workspace.prefetch(postings=posting_ids, clusters=named, aliases=named)
-        workspace.units(unit_key(scope, unit) for scope, unit in units)
+        keys = [unit_key(scope, unit) for scope, unit in units]
+        workspace.prefetch(postings=posting_ids, clusters=named, aliases=named, units=keys)
 
     def search_ahead(self, queries: Sequence[CandidateQuery]) -> None:
         """Start a group's candidate searches as one `_msearch`, followed by one multi-get of
@@ -444,7 +465,7 @@ class ElasticStore:
             hit_ids = list(dict.fromkeys(source["posting_id"] for source in sources))
             # Clusters are not read ahead: a cycle reads a cluster only once it claimed it.
             found = self._fetcher.fetch(hit_ids, [], [])
-        return _AheadResult(results, hit_ids, found[0])
+        return _AheadResult(results, hit_ids, found.postings)
 
     def _ahead_answer(
         self, workspace: Workspace, key: SearchKey

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from indexer.elastic_bodies import IndexNames, doc_id, state_id
 from indexer.elastic_claims import cluster_claim, posting_claim
@@ -39,17 +39,26 @@ class Claimer(Protocol):
     def claim(self, names: Iterable[str], wait: bool = True) -> set[str]: ...
 
 
+class Fetched(NamedTuple):
+    """What one multi-get found, by kind (ids asked for and not found are absent)."""
+
+    postings: dict[str, Source]
+    clusters: dict[str, Source]
+    aliases: dict[str, str]  # alias -> the cluster id it points at
+    units: dict[str, frozenset[int]]  # unit key -> witnesses
+
+
 class Fetcher(Protocol):
     """Real-time reads by id from the engine, all kinds in one round trip: postings and
-    cluster documents by id, alias targets by alias (missing ids are left out)."""
+    cluster documents by id, alias targets by alias, boilerplate statistics by unit key."""
 
     def fetch(
-        self, postings: Sequence[str], clusters: Sequence[str], aliases: Sequence[str]
-    ) -> tuple[dict[str, Source], dict[str, Source], dict[str, str]]: ...
-
-    def fetch_units(self, keys: Sequence[str]) -> dict[str, frozenset[int]]:
-        """Boilerplate statistics by unit key (`unit_key`); unknown keys are left out."""
-        ...
+        self,
+        postings: Sequence[str],
+        clusters: Sequence[str],
+        aliases: Sequence[str],
+        units: Sequence[str] = (),
+    ) -> Fetched: ...
 
 
 @dataclass
@@ -146,20 +155,26 @@ class Workspace:
         postings: Iterable[str] = (),
         clusters: Iterable[str] = (),
         aliases: Iterable[str] = (),
+        units: Iterable[str] = (),
     ) -> None:
         """Load what a plan will read in one multi-get instead of one GET per id (a write
-        cycle claims the clusters and aliases first: `claim_clusters`)."""
+        cycle claims the clusters and aliases first: `claim_clusters`). Unit keys are the
+        boilerplate statistics its decisions will count (`units`)."""
         clusters, aliases = list(clusters), list(aliases)
         self.claim_clusters([*clusters, *aliases])
         want_postings = [p for p in dict.fromkeys(postings) if p not in self._postings]
         want_clusters = [c for c in dict.fromkeys(clusters) if c not in self._clusters]
         want_aliases = [a for a in dict.fromkeys(aliases) if a not in self._aliases]
-        if not (want_postings or want_clusters or want_aliases):
+        want_units = [
+            k for k in dict.fromkeys(units) if k not in self.pending.units and k not in self._units
+        ]
+        if not (want_postings or want_clusters or want_aliases or want_units):
             return
-        found = self._fetcher.fetch(want_postings, want_clusters, want_aliases)
-        self._postings.update({pid: found[0].get(pid) for pid in want_postings})
-        self._clusters.update({cid: found[1].get(cid) for cid in want_clusters})
-        self._aliases.update({alias: found[2].get(alias) for alias in want_aliases})
+        found = self._fetcher.fetch(want_postings, want_clusters, want_aliases, want_units)
+        self._postings.update({pid: found.postings.get(pid) for pid in want_postings})
+        self._clusters.update({cid: found.clusters.get(cid) for cid in want_clusters})
+        self._aliases.update({alias: found.aliases.get(alias) for alias in want_aliases})
+        self._units.update({k: found.units.get(k, frozenset()) for k in want_units})
 
     def claim_clusters(self, cluster_ids: Iterable[str], wait: bool = True) -> set[str]:
         """Claim clusters (with the aliases of their ids) before reading them; returns the
@@ -231,7 +246,7 @@ class Workspace:
         wanted = list(dict.fromkeys(keys))
         missing = [k for k in wanted if k not in self.pending.units and k not in self._units]
         if missing:
-            found = self._fetcher.fetch_units(missing)
+            found = self._fetcher.fetch((), (), (), missing).units
             self._units.update({k: found.get(k, frozenset()) for k in missing})
         result = {k: self.pending.units.get(k, self._units.get(k, frozenset())) for k in wanted}
         return {k: v for k, v in result.items() if v}

@@ -31,6 +31,7 @@ from indexer.elastic_bodies import (
 )
 from indexer.elastic_client import EngineClient, Operation, part
 from indexer.elastic_docs import Source, decision_score, stats_values
+from indexer.elastic_plan import Fetched
 from indexer.minhash import SketchParams
 from indexer.store import SCHEMA_VERSION, StoreUnavailable, check_compatible
 
@@ -180,7 +181,7 @@ def _fill_posting_fields(client: EngineClient, names: IndexNames) -> int:
         return body
 
     for sources in _pages(client, names.postings, query, "posting_id"):
-        clusters = fetcher.fetch([], sorted({s["cluster_id"] for s in sources}), [])[1]
+        clusters = fetcher.fetch([], sorted({s["cluster_id"] for s in sources}), []).clusters
         canonicals = {cid: doc["canonical_id"] for cid, doc in clusters.items() if doc["live"]}
         operations: list[Operation] = [
             (
@@ -231,35 +232,32 @@ def check_writable(client: EngineClient, names: IndexNames) -> None:
 
 
 class EngineFetcher:
-    """Real-time reads by logical id: postings, clusters and aliases in one multi-get."""
+    """Real-time reads by logical id: postings, clusters, aliases and boilerplate statistics
+    in one multi-get."""
 
     def __init__(self, client: EngineClient, postings: str, clusters: str) -> None:
         self._client, self._postings, self._clusters = client, postings, clusters
 
     def fetch(
-        self, postings: Sequence[str], clusters: Sequence[str], aliases: Sequence[str]
-    ) -> tuple[dict[str, Source], dict[str, Source], dict[str, str]]:
+        self,
+        postings: Sequence[str],
+        clusters: Sequence[str],
+        aliases: Sequence[str],
+        units: Sequence[str] = (),
+    ) -> Fetched:
         refs = [(self._postings, doc_id(i)) for i in postings]
         refs += [(self._clusters, state_id("cluster", i)) for i in clusters]
         refs += [(self._clusters, state_id("alias", i)) for i in aliases]
-        found_postings: dict[str, Source] = {}
-        found_clusters: dict[str, Source] = {}
-        found_aliases: dict[str, str] = {}
+        refs += [(self._clusters, state_id("unit", key)) for key in units]
+        found = Fetched({}, {}, {}, {})
         for source in self._client.mget(refs):
             kind = source.get("kind")
             if kind == "cluster":
-                found_clusters[source["cluster_id"]] = source
+                found.clusters[source["cluster_id"]] = source
             elif kind == "alias":
-                found_aliases[source["alias"]] = source["cluster_id"]
+                found.aliases[source["alias"]] = source["cluster_id"]
+            elif kind == "unit":
+                found.units[source["unit_key"]] = frozenset(int(w) for w in source["witnesses"])
             elif kind is None and "posting_id" in source:
-                found_postings[source["posting_id"]] = source
-        return found_postings, found_clusters, found_aliases
-
-    def fetch_units(self, keys: Sequence[str]) -> dict[str, frozenset[int]]:
-        """Boilerplate statistics documents by unit key, in one multi-get."""
-        refs = [(self._clusters, state_id("unit", key)) for key in keys]
-        return {
-            source["unit_key"]: frozenset(int(w) for w in source["witnesses"])
-            for source in self._client.mget(refs)
-            if source.get("kind") == "unit"
-        }
+                found.postings[source["posting_id"]] = source
+        return found

@@ -1,10 +1,11 @@
 """An HTTP proxy in front of the test engine that can stop one service instance mid-write.
 
 It forwards every request as it is until armed; armed, it holds the next bulk of posting
-documents (the `refresh=true` bulk a write cycle sends after its cluster documents) without
-forwarding it, and tells the test, which then kills the instance: the cluster documents of
-that write are in the engine, its postings are not, and its journal is in its ticket. That
-is the worst moment for a crash, and a TCP proxy cannot pick it (it cannot read requests).
+documents (the `refresh=true` bulk a write cycle sends beside its cluster documents) without
+forwarding it until the cluster documents' bulk went through, and then tells the test, which
+kills the instance: the cluster documents of that write are in the engine, its postings are
+not, and its journal is in its ticket. That is the worst moment for a crash, and a TCP proxy
+cannot pick it (it cannot read requests).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class CuttingProxy:
         self.held = threading.Event()
         self._armed = threading.Event()
         self._release = threading.Event()
+        self._clusters_through = threading.Event()  # armed: a cluster bulk was forwarded
         self._client = httpx.Client(base_url=target, timeout=60)
         proxy = self
 
@@ -52,6 +54,7 @@ class CuttingProxy:
                     raw = b"".join(response.iter_raw())
                 finally:
                     response.close()
+                proxy._forwarded(self.command, self.path, body)
                 self.send_response(response.status_code)
                 for key, value in response.headers.items():
                     if key.lower() not in _HOP:
@@ -75,9 +78,15 @@ class CuttingProxy:
     def _hold(self, method: str, path: str, body: bytes) -> bool:
         posting_bulk = method == "POST" and path.startswith("/_bulk") and "refresh=true" in path
         if posting_bulk and self._armed.is_set() and not self.held.is_set():
+            self._clusters_through.wait(timeout=60)  # sent at once: let that one land first
             self.held.set()
             return True
         return False
+
+    def _forwarded(self, method: str, path: str, body: bytes) -> None:
+        bulk = method == "POST" and path.startswith("/_bulk")
+        if bulk and b'"kind":"cluster"' in body and self._armed.is_set():
+            self._clusters_through.set()
 
     def close(self) -> None:
         self._release.set()

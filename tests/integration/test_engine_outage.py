@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -70,14 +71,16 @@ def test_engine_that_hangs_times_out_as_503(
 class _FailingBulk:
     """A transport that lets one document `/_bulk` fail: before sending ("lost") or after
     sending only its first operation ("partial"), as a connection dropped mid-way would.
-    `EngineClient` retries a failure that came back at once, so the retry fails too."""
+    `EngineClient` retries a failure that came back at once, so the retry (the same body)
+    fails too. A write's two bulks go at once; the other one goes through."""
 
     def __init__(self, inner: Transport) -> None:
         self.inner = inner
         self.engine = inner.engine
         self.timeout = inner.timeout
         self.failure: str | None = None
-        self._retry_fails = False
+        self._failed: bytes | None = None
+        self._lock = threading.Lock()
 
     def request(
         self,
@@ -90,11 +93,16 @@ class _FailingBulk:
     ) -> Any:
         # Claims are taken and released by bulks too; only writes of documents fail here.
         data = path == "/_bulk" and b'"_id":"claim:' not in bytes(body)
-        if data and self._retry_fails:
-            self._retry_fails = False
+        with self._lock:
+            retried = data and self._failed == bytes(body)
+            failure = self.failure if data and not retried else None
+            if retried:
+                self._failed = None
+            elif failure is not None:
+                self.failure, self._failed = None, bytes(body)
+        if retried:
             raise StoreUnavailable("connection refused on the retry")
-        if data and self.failure is not None:
-            failure, self.failure, self._retry_fails = self.failure, None, True
+        if failure is not None:
             if failure == "partial":
                 lines = bytes(body).split(b"\n")
                 first = b"\n".join(lines[:2]) + b"\n"  # the first operation (a posting)
