@@ -6,7 +6,7 @@ whole heap every 100 of those. A decision allocates thousands of short-lived dic
 documents, bulk operations, feature rows) that reference counting frees anyway, while the
 heap holds the model, gazetteers and caches loaded at start: the engine path ran ~4,700
 collections for 3,000 postings, 14-17% of its time (`ingest` of 3,000 NHS ads in one
-process: 45.3 s default, 37.6 s with the settings below; README "Measured figures"). The
+process: 45.3 and 44.0 s default, 37.6 s with the settings below; README, Architecture). The
 objects alive after start-up are moved out of the collector's sight (`gc.freeze`), and the
 youngest generation is collected every `GEN0_THRESHOLD` allocations. Reference cycles are
 still collected, only less often: memory between collections grows by at most what that

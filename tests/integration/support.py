@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import random
+import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import numpy as np
 
 from indexer.minhash import Sketch
-from indexer.store import IndexStore, StoredPosting, WriteSet
+from indexer.store import IndexStore, StoreContended, StoredPosting, WriteSet
 
 T0 = datetime(2024, 3, 1, 9, 30, tzinfo=UTC)
 
@@ -49,3 +52,17 @@ def record(
 
 def upsert(store: IndexStore, item: StoredPosting, keys: list[int]) -> None:
     store.apply(WriteSet(upserts=[(item, keys)]))
+
+
+def giving_way(step: Callable[[], None], limit_s: float = 20.0) -> int:
+    """Run a write cycle again, after a short jittered pause, whenever it gave way to an
+    older one (as the pipeline does); returns how often it gave way."""
+    gave_way, deadline = 0, time.monotonic() + limit_s
+    while True:
+        try:
+            step()
+            return gave_way
+        except StoreContended:
+            gave_way += 1
+            assert time.monotonic() < deadline, f"still giving way after {gave_way} tries"
+            time.sleep(0.005 * (1 + random.random()))

@@ -3,10 +3,7 @@ a global lock, near-duplicates sent to different instances at once."""
 
 from __future__ import annotations
 
-import random
 import threading
-import time
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -16,13 +13,13 @@ import pytest
 
 from indexer.elastic import ElasticStore
 from indexer.minhash import SketchParams
-from indexer.store import CandidateQuery, ClusterFilter, StoreContended
+from indexer.store import CandidateQuery, ClusterFilter
 from service.api import create_app
 from service.settings import Settings
 from tests.api.postings import near_duplicate_pair
 from tests.api.support import assert_one_cluster_per_pair, serve
 from tests.integration.engine import Engine, open_store, point_factory_at_engine
-from tests.integration.support import record, upsert
+from tests.integration.support import giving_way, record, upsert
 
 PAIRS = 6
 
@@ -44,17 +41,6 @@ def test_a_write_on_one_instance_is_searchable_on_another_at_once(
     finally:
         first.close()
         second.close()
-
-
-def giving_way(step: Callable[[], None]) -> None:
-    """Run a write cycle again whenever it gave way to an older one (as the pipeline does)."""
-    for _ in range(200):
-        try:
-            step()
-            return
-        except StoreContended:
-            time.sleep(0.005 * (1 + random.random()))
-    raise AssertionError("a cycle gave way 200 times")
 
 
 def test_cycles_writing_one_posting_take_turns_across_instances(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -14,14 +14,14 @@ from fastapi.testclient import TestClient
 from indexer.elastic import ElasticStore
 from indexer.elastic_client import EngineClient, Transport
 from indexer.minhash import SketchParams
-from indexer.store import CandidateQuery, StoreContended, StoreUnavailable
+from indexer.store import CandidateQuery, StoreUnavailable
 from service.api import create_app
 from service.settings import Settings
 from tests.api.postings import DATA_ENGINEER, DATA_ENGINEER_REPOST, STAFF_NURSE
 from tests.api.support import dedup, error_of
 from tests.integration.engine import Engine, open_store, point_factory_at_engine, transport
 from tests.integration.proxy import proxy_to
-from tests.integration.support import record, upsert
+from tests.integration.support import giving_way, record, upsert
 
 
 def test_engine_down_gives_503_and_the_service_recovers_without_restart(
@@ -122,20 +122,6 @@ def _store(
     return store, failing
 
 
-def _giving_way(step: Callable[[], None], limit_s: float = 20.0) -> int:
-    """Run a write again while it gives way to an older one (as the pipeline does);
-    returns how often it gave way."""
-    gave_way, deadline = 0, time.monotonic() + limit_s
-    while True:
-        try:
-            step()
-            return gave_way
-        except StoreContended:
-            gave_way += 1
-            assert time.monotonic() < deadline, "still giving way"
-            time.sleep(0.02)
-
-
 @pytest.mark.parametrize("failure", ["lost", "partial"])
 @pytest.mark.parametrize("writer", ["alive", "dead"])
 def test_a_bulk_that_fails_half_way_is_completed_before_its_documents_are_written_again(
@@ -159,7 +145,7 @@ def test_a_bulk_that_fails_half_way_is_completed_before_its_documents_are_writte
         started = time.monotonic()
         upsert(second, record("u", cluster="U"), [3])  # another cluster: no wait at all
         assert time.monotonic() - started < 1.0
-        _giving_way(lambda: upsert(second, record("c", cluster="A"), [2]))
+        giving_way(lambda: upsert(second, record("c", cluster="A"), [2]))
         info = second.get_cluster("A")
         assert info is not None and [m.id for m in info.members] == ["a", "b", "c"]
         found = second.find_candidates(CandidateQuery([1, 2], "", None, None, None, 10))
