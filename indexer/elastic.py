@@ -412,7 +412,7 @@ class ElasticStore:
         return True
 
     def read_ahead(self, posting_ids: Sequence[str], units: Sequence[tuple[int, int]]) -> None:
-        """Fetch, in two multi-gets, the postings a group's decisions will read (and whether
+        """Fetch, in one multi-get, the postings a group's decisions will read (and whether
         their ids name a cluster or an alias, which a new cluster's name depends on) and the
         boilerplate statistics they will count. Only inside this thread's batch. The
         postings and cluster names are claimed for the batch first where no other writer
