@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import resource
 import subprocess
@@ -59,17 +60,27 @@ def run_ours(limit: int | None, workers: int, boilerplate: bool = True) -> dict[
 
     from bench.nhs import nhs_postings
     from service.factory import build_deduplicator
+    from service.heap import settle_heap
+    from service.preparation import start_worker
     from service.schemas import Posting
     from service.settings import Settings
 
     rows = nhs_postings(limit=limit)
     with tempfile.TemporaryDirectory(prefix="jobdedup-bench-") as tmp:
         dedup = build_deduplicator(Settings(data_dir=Path(tmp), boilerplate=boilerplate))
+        settle_heap()  # as `jobdedup ingest` does
         latencies: list[float] = []
         stages: dict[str, float] = {}
         duplicates = candidates = 0
         pool = (
-            ProcessPoolExecutor(workers, mp_context=get_context("spawn")) if workers > 0 else None
+            ProcessPoolExecutor(
+                workers,
+                mp_context=get_context("spawn"),
+                initializer=start_worker,
+                initargs=(os.getpid(),),
+            )
+            if workers > 0
+            else None
         )
         started = time.perf_counter()
         postings = (Posting.model_validate(row) for row in rows)
@@ -103,12 +114,14 @@ def run_api_path(limit: int | None, boilerplate: bool = True) -> dict[str, Any]:
     (fsync) before the next, timed end to end."""
     from bench.nhs import nhs_postings
     from service.factory import build_deduplicator
+    from service.heap import settle_heap
     from service.schemas import Posting
     from service.settings import Settings
 
     rows = nhs_postings(limit=limit)
     with tempfile.TemporaryDirectory(prefix="jobdedup-bench-") as tmp:
         dedup = build_deduplicator(Settings(data_dir=Path(tmp), boilerplate=boilerplate))
+        settle_heap()  # as `jobdedup serve` does
         latencies: list[float] = []
         started = time.perf_counter()
         for row in rows:

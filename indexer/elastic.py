@@ -329,7 +329,8 @@ class ElasticStore:
         next candidate search sees them: one refresh per write instead of two), as two bulks
         at once, within one deadline. Nothing needs them in order: other writers wait on the
         claims until both are through, and the journal covers a write that failed half way.
-        Sent one after the other they cost a group of ~15 `/dedup` requests ~25 ms more."""
+        With both changes of c7433a4 (this and the statistics read with the postings),
+        `/dedup` at 32 in flight went from 50 to 62 requests/s (README, engine section)."""
         postings = self._names.postings
         ops = [(op, next(iter(op[0].values()))["_index"] == postings) for op in operations]
         others = [op for op, is_posting in ops if not is_posting]

@@ -115,7 +115,7 @@ def postings_mappings() -> dict[str, Any]:
             "posted_at": {"type": "long"},  # doc values: candidates sort on it
             # Keyword, not long: a candidate query is ~50 exact-term clauses, which the terms
             # dictionary answers faster than the points tree of a numeric field (1.14 against
-            # 2.04 ms a query, measured on 300 real queries; README "Search engine"). Values
+            # 2.04 ms a query, measured on 300 real queries; README "Both speed goals met"). Values
             # stay JSON integers in _source and queries (the field coerces them); an index
             # made with `long` keeps it and is queried alike.
             "band_keys": {"type": "keyword", "doc_values": False},

@@ -105,7 +105,7 @@ class _FailingBulk:
         if failure is not None:
             if failure == "partial":
                 lines = bytes(body).split(b"\n")
-                first = b"\n".join(lines[:2]) + b"\n"  # the first operation (a posting)
+                first = b"\n".join(lines[:2]) + b"\n"  # its first operation only
                 self.inner.request(method, path, params, first, ndjson, timeout)
             raise StoreUnavailable("connection dropped during the bulk")
         return self.inner.request(method, path, params, body, ndjson, timeout)
