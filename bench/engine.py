@@ -1,7 +1,7 @@
 """Engine benchmark: the search-engine backend against the embedded index, same data, one run.
 
     python bench/engine.py --url http://127.0.0.1:9200 [--engine opensearch] [--limit 3000]
-        [--api-limit 300] [--concurrent 1000] [--inflight 32]
+        [--api-limit 300] [--concurrent 1000] [--inflight 32] [--partitions month]
     (a local engine: ../shared/tools/opensearch-local/start.sh prints its URL)
 
 For each backend, on a fresh index and as whole processes (start-up included): `jobdedup
@@ -149,6 +149,12 @@ def main() -> None:
     parser.add_argument("--api-limit", type=int, default=300, help="then sent to POST /dedup")
     parser.add_argument("--concurrent", type=int, default=1000, help="then sent in flight")
     parser.add_argument("--inflight", type=int, default=32)
+    parser.add_argument(
+        "--partitions",
+        choices=["none", "month"],
+        default="none",
+        help="JOBDEDUP_SEARCH_PARTITIONS of the engine side (month: one index per month)",
+    )
     args = parser.parse_args()
     if not args.url:
         parser.error("give --url (or JOBDEDUP_SEARCH_URL) of an Elasticsearch/OpenSearch node")
@@ -170,6 +176,7 @@ def main() -> None:
             backend=args.engine,
             search_url=args.url,
             search_index=prefix,
+            search_partitions=args.partitions,
         )
         env = {
             **base_env,
@@ -177,6 +184,7 @@ def main() -> None:
             "JOBDEDUP_BACKEND": args.engine,
             "JOBDEDUP_SEARCH_URL": args.url,
             "JOBDEDUP_SEARCH_INDEX": prefix,
+            "JOBDEDUP_SEARCH_PARTITIONS": args.partitions,
         }
         try:
             engine = run(env, engine_settings, source, len(ingest), api, later, args.inflight)

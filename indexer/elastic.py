@@ -26,9 +26,12 @@ How the port's promises are kept on an engine whose searches lag writes by a ref
   clusters), and one bulk (one refresh) sends them all when the block exits. Reads that
   cannot merge (listing, export, stats) flush first. An exception discards the block.
 - **Retention**: `expire(before)` deletes postings posted before a date through `apply`
-  (clusters stay consistent), in chunks found by a range query: delete-by-query semantics on
-  one index rather than time-partitioned indices, because a posting's `_id` must resolve
-  with a real-time GET, an update may move `posted_at`, and clusters span any partition.
+  (clusters stay consistent), in chunks found by a range query. With month indices
+  (`partitions="month"`, `indexer.elastic_partitions`) every month wholly before the
+  cut-off goes in one request once its postings have left their clusters: their `_id`s
+  still resolve with real-time multi-gets (each known month is asked, the registry of
+  months read alongside), a posting whose `posted_at` moves is deleted from its old month,
+  and clusters spanning months are rewritten as before.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from indexer import elastic_review, elastic_stats
@@ -65,7 +68,7 @@ from indexer.elastic_bodies import (
     to_micros,
 )
 from indexer.elastic_claims import TTL_S, Claims
-from indexer.elastic_client import EngineClient, Operation
+from indexer.elastic_client import EngineClient, Operation, part
 from indexer.elastic_docs import (
     Source,
     cluster_info,
@@ -73,6 +76,19 @@ from indexer.elastic_docs import (
     feedback_from_source,
     feedback_source,
     posting_from_source,
+)
+from indexer.elastic_partitions import (
+    DROPPING,
+    PARTITIONS_ID,
+    Partitions,
+    PartitionScheme,
+    create_partition_body,
+    partition_end,
+    partition_from_index,
+    partition_index,
+    partition_page_query,
+    partition_pattern,
+    registry_set,
 )
 from indexer.elastic_plan import (
     SearchKey,
@@ -88,6 +104,7 @@ from indexer.elastic_setup import (
     check_writable,
     fields_version,
     open_indices,
+    write_index,
 )
 from indexer.minhash import SketchParams
 from indexer.store import (
@@ -117,6 +134,19 @@ RECHECK_SCAN = 5000  # recent postings of other stores matched in memory by a re
 PING_S = 3.0  # readiness answers within this (or the client's timeout, if shorter)
 
 
+def _target(operation: Operation) -> str:
+    """The index a bulk operation writes to."""
+    return str(next(iter(operation[0].values()))["_index"])
+
+
+def _is_posting_index(alias: str, index: str) -> bool:
+    return index == alias or index.startswith(f"{alias}-")
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
 class ElasticStore:
     """`IndexStore` on a search engine (see the module docstring for the mechanisms)."""
 
@@ -130,6 +160,8 @@ class ElasticStore:
         lease_ttl_s: float = TTL_S,
         lease_wait_s: float | None = None,
         shards: int = 1,
+        partitions: PartitionScheme = "none",
+        drop_grace_s: float | None = None,
     ) -> None:
         if refresh not in ("true", "wait_for"):
             raise ValueError(f"refresh must be 'true' or 'wait_for', not {refresh!r}")
@@ -137,7 +169,11 @@ class ElasticStore:
         self._params = params
         self._names = index_names(prefix)
         self._refresh = refresh
-        self._fetcher = EngineFetcher(client, self._names.postings, self._names.clusters)
+        self._shards = shards
+        self._partitions = Partitions(partitions)
+        self._drop_grace_s = drop_grace_s
+        self._made: set[str] = set()  # month indices this process created or found there
+        self._dropping: frozenset[str] = frozenset()  # months expire() is dropping (its cycles)
         self._claims = Claims(client, self._names.clusters, self._replay, ttl_s=lease_ttl_s)
         self._instance = uuid.uuid4().hex  # names this store's posting writes (`recheck_ids`)
         self._wait_s = client.timeout if lease_wait_s is None else lease_wait_s
@@ -155,6 +191,9 @@ class ElasticStore:
                 f"{MAX_SCORED_KEYS} band keys per query"
             )
         open_indices(client, self._names, params, create, shards)
+        self._fetcher = EngineFetcher(
+            client, self._names, write_index(client, self._names), self._partitions
+        )
         self._fields = 0  # the added fields known present (`_require_fields`)
         # Runs the searches announced ahead while the deciding thread decides (`search_ahead`).
         self._ahead = ThreadPoolExecutor(max_workers=1, thread_name_prefix="search-ahead")
@@ -248,7 +287,8 @@ class ElasticStore:
             self._lock.release()
 
     def _cycle_workspace(self) -> Workspace:
-        return Workspace(self._fetcher, _CycleClaims(self._claims, self._client, self._wait_s))
+        claimer = _CycleClaims(self._claims, self._client, self._wait_s)
+        return Workspace(self._fetcher, claimer, self._partitions)
 
     def _let_go(self, error: BaseException | None) -> None:
         if self._broken or (
@@ -312,9 +352,10 @@ class ElasticStore:
 
     def _flush(self, workspace: Workspace) -> None:
         stamp = {"written_us": int(time.time() * 1_000_000), "written_by": self._instance}
-        operations = workspace.pending.operations(self._names, stamp)
+        operations = workspace.pending.operations(self._names, stamp, self._dropping)
         if not operations:
             return
+        self._make_months(operations)
         # Until the bulk is through, the ticket holds a journal that must be replayed: if
         # anything fails from here on, the claims are kept rather than released.
         self._broken = True
@@ -332,7 +373,7 @@ class ElasticStore:
         With both changes of c7433a4 (this and the statistics read with the postings),
         `/dedup` at 32 in flight went from 50 to 62 requests/s (README, engine section)."""
         postings = self._names.postings
-        ops = [(op, next(iter(op[0].values()))["_index"] == postings) for op in operations]
+        ops = [(op, _is_posting_index(postings, _target(op))) for op in operations]
         others = [op for op, is_posting in ops if not is_posting]
         mine = [op for op, is_posting in ops if is_posting]
         if not (others and mine):
@@ -350,6 +391,17 @@ class ElasticStore:
         finally:
             wait([beside])
         beside.result()  # raises what the cluster bulk raised
+
+    def _make_months(self, operations: Sequence[Operation]) -> None:
+        """Create the month indices a bulk writes into, the first time this process does
+        (with `JOBDEDUP_SEARCH_SHARDS` shards; the engine would make them from the template
+        with one). Registering them is the bulk's own business (`Pending.operations`)."""
+        for index in dict.fromkeys(_target(op) for op in operations):
+            if index not in self._made and partition_from_index(self._names, index):
+                self._client.create_index(
+                    index, create_partition_body(self._names.postings, self._shards)
+                )
+                self._made.add(index)
 
     def _replay(self, operations: Sequence[Operation]) -> None:
         self._send(operations)
@@ -386,9 +438,16 @@ class ElasticStore:
                 self._sync()
 
     def expire(self, before: datetime, chunk: int = 500) -> int:
-        """Retention: delete every posting posted before `before` (a datetime), chunk by
-        chunk, each chunk one writer cycle; returns how many were deleted."""
-        deleted = 0
+        """Retention: delete every posting posted before `before` (a datetime); returns how
+        many were deleted. Every month index wholly before `before` goes in one request once
+        its postings have left their clusters (`indexer.elastic_partitions`; the store's
+        `drop_grace_s` waits out write cycles that read the registry before the month was
+        marked, by default the longest a cycle may last); the rest are deleted chunk by
+        chunk, each chunk one writer cycle."""
+        grace_s = self._drop_grace_s
+        if grace_s is None:
+            grace_s = self._wait_s + 2 * self._client.timeout
+        deleted = self._drop_months(self._months_before(before), chunk, grace_s)
         while True:
             hits = self._client.search(
                 self._names.postings, ids_before_query(to_micros(before), chunk)
@@ -398,6 +457,80 @@ class ElasticStore:
                 return deleted
             self.apply(WriteSet(deletions=ids))
             deleted += len(ids)
+
+    def _months_before(self, before: datetime) -> list[str]:
+        """Month indices wholly before `before`: those the registry names, and any other
+        the engine holds (one a replayed journal made again after its month was dropped)."""
+        registry = self._client.get(self._names.clusters, PARTITIONS_ID)
+        named = set(((registry or {}).get("_source") or {}).get("partitions") or {})
+        path = f"/{part(partition_pattern(self._names))}/_alias"
+        held = self._client.call(
+            "GET", path, {"ignore_unavailable": "true"}, what="list month indices"
+        )
+        named |= {
+            m for m in (partition_from_index(self._names, i) for i in held or {}) if m is not None
+        }
+        return sorted(m for m in named if partition_end(m) <= _utc(before))
+
+    def _drop_months(self, months: Sequence[str], chunk: int, grace_s: float) -> int:
+        """Drop month indices: mark them all, take their postings out of their clusters
+        (nothing sent to the indices themselves), wait out older write cycles once, take
+        out those written since the mark, then delete each index and forget its month (the
+        steps and their argument: `indexer.elastic_partitions`). Returns the postings."""
+        if not months:
+            return 0
+        registry = {"_index": self._names.clusters, "_id": PARTITIONS_ID}
+        marks = [({"update": registry}, registry_set(m, DROPPING)) for m in months]
+        self._client.bulk(marks, "false")
+        marked = time.monotonic()
+        # Writers stamp with their own clock: the last page reaches back one timeout more.
+        mark_us = int(time.time() * 1_000_000) - int(self._client.timeout * 1_000_000)
+        seen: dict[str, set[str]] = {m: set() for m in months}
+        for month in months:
+            self._leave_clusters(month, chunk, None, seen[month])
+        time.sleep(max(0.0, marked + grace_s - time.monotonic()))
+        for month in months:
+            index = partition_index(self._names, month)
+            self._leave_clusters(month, chunk, mark_us, seen[month])
+            self._client.call(
+                "DELETE", f"/{part(index)}", {"ignore_unavailable": "true"}, what="drop month"
+            )
+            self._made.discard(index)
+            self._client.bulk([({"update": registry}, registry_set(month, None))], "false")
+            logger.info("dropped month index %s (%d postings)", index, len(seen[month]))
+        return sum(len(ids) for ids in seen.values())
+
+    def _leave_clusters(
+        self,
+        month: str,
+        chunk: int,
+        written_since_us: int | None,
+        seen: set[str],
+    ) -> None:
+        """Delete, through the writer path, the postings of a month index being dropped
+        (those written since `written_since_us`, if given) not in `seen`, page by page in
+        id order, adding them to `seen`; the deletes aimed at the index itself are left
+        out, so its documents stay to page on."""
+        after: str | None = None
+        index = partition_index(self._names, month)
+        try:
+            self._client.refresh(index)
+        except StoreError:
+            return  # gone already: an earlier pass deleted it, and forgets the month now
+        while True:
+            body = partition_page_query(after, chunk, written_since_us)
+            ids = [hit["_source"]["posting_id"] for hit in self._client.search(index, body)]
+            if not ids:
+                return
+            fresh = [pid for pid in ids if pid not in seen]
+            if fresh:
+                self._dropping = frozenset({month})
+                try:
+                    self.apply(WriteSet(deletions=fresh))
+                finally:
+                    self._dropping = frozenset()
+                seen.update(fresh)
+            after = ids[-1]
 
     # -- reads ----------------------------------------------------------------------------
 

@@ -133,10 +133,16 @@ def postings_mappings() -> dict[str, Any]:
             **STATS_PROPERTIES,
             **REVIEW_PROPERTIES,
             **WRITER_PROPERTIES,
+            **PARTITION_PROPERTIES,
         },
     }
 
 
+PARTITION_PROPERTIES: dict[str, Any] = {
+    # The month index a posting lives in (`indexer.elastic_partitions`), absent in the
+    # alias's write index: read from `_source` only, to address the posting's next write.
+    "partition": {"type": "keyword", **_OFF},
+}
 WRITER_PROPERTIES: dict[str, Any] = {
     # Who wrote a posting document and when (its writer's clock, epoch µs): the pipeline's
     # re-check searches the postings other instances wrote since its group started.
@@ -183,6 +189,12 @@ CLAIM_PROPERTIES: dict[str, Any] = {
 }
 
 
+REGISTRY_PROPERTIES: dict[str, Any] = {
+    # The registry of month indices (`indexer.elastic_partitions`): month -> state.
+    "partitions": _STORED,
+}
+
+
 def clusters_mappings() -> dict[str, Any]:
     """Clusters, aliases, analyst feedback, boilerplate unit statistics, meta, ticket and
     claim documents, told apart by `kind`."""
@@ -218,6 +230,7 @@ def clusters_mappings() -> dict[str, Any]:
             "unit_key": {"type": "keyword", **_OFF},  # boilerplate statistics
             "witnesses": _STORED,
             **TITLE_PROPERTIES,
+            **REGISTRY_PROPERTIES,
         },
     }
 
@@ -277,12 +290,21 @@ def recent_writes_query(
     }
 
 
-def index_template(pattern: str, mappings: dict[str, Any]) -> dict[str, Any]:
-    """A composable index template (`PUT _index_template/…`), same body on both engines."""
+def index_template(
+    pattern: str, mappings: dict[str, Any], alias: str | None = None
+) -> dict[str, Any]:
+    """A composable index template (`PUT _index_template/…`), same body on both engines.
+    With `alias` (postings), every index it makes joins it: a month index the engine
+    creates by itself (a write cycle's journal replayed after its month was dropped) stays
+    searchable; the first index's own request makes it the alias's write index."""
     return {
         "index_patterns": [pattern],
         "priority": TEMPLATE_PRIORITY,
-        "template": {"settings": _settings(), "mappings": mappings},
+        "template": {
+            "settings": _settings(),
+            "mappings": mappings,
+            **({"aliases": {alias: {}}} if alias else {}),
+        },
         "_meta": {"managed_by": "jobdedup"},
     }
 

@@ -20,7 +20,7 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol
 from urllib.parse import quote
@@ -236,13 +236,16 @@ class EngineClient:
         docs = self._mget_docs(index, {"ids": [doc_id]}, f"get {index}/{doc_id}")
         return docs[0] if docs[0].get("found") else None
 
-    def mget(self, refs: Sequence[tuple[str, str]]) -> list[Any]:
+    def mget(
+        self, refs: Sequence[tuple[str, str]], may_be_gone: Callable[[str], bool] | None = None
+    ) -> list[Any]:
         """Sources of the documents found among (index, id) pairs, in real time, in one
-        request whatever the indices, in request order."""
+        request whatever the indices, in request order. A ref to a missing index for which
+        `may_be_gone(index)` holds counts as not found (any other error raises)."""
         if not refs:
             return []
         docs = [{"_index": index, "_id": key} for index, key in refs]
-        found = self._mget_docs("", {"docs": docs}, "mget")
+        found = self._mget_docs("", {"docs": docs}, "mget", may_be_gone)
         return [doc["_source"] for doc in found if doc.get("found")]
 
     def get_many(self, index: str, doc_ids: Sequence[str]) -> list[dict[str, Any] | None]:
@@ -253,13 +256,22 @@ class EngineClient:
         docs = self._mget_docs(index, {"ids": list(doc_ids)}, f"get {index} by ids")
         return [doc if doc.get("found") else None for doc in docs]
 
-    def _mget_docs(self, index: str, body: dict[str, Any], what: str) -> list[dict[str, Any]]:
+    def _mget_docs(
+        self,
+        index: str,
+        body: dict[str, Any],
+        what: str,
+        may_be_gone: Callable[[str], bool] | None = None,
+    ) -> list[dict[str, Any]]:
         # A missing document is `found: false` in a 200 answer (a single GET would be a 404
         # that clients log as a failed request); a missing index is an error per document.
         path = f"/{part(index)}/_mget" if index else "/_mget"
         result = self.call("POST", path, body=body, what=what)
         docs: list[dict[str, Any]] = result["docs"]
         for doc in docs:
+            if "error" in doc and may_be_gone is not None and _index_gone(doc, may_be_gone):
+                doc.pop("error")
+                doc["found"] = False
             if "error" in doc:
                 # A shard recovering answers 200 with an error per document: no status.
                 raise self._error(500, doc["error"], f"{what} failed: {doc['error']}")
@@ -440,3 +452,9 @@ def _chunks(operations: list[list[bytes]], limit: int) -> list[list[list[bytes]]
         chunks[-1].append(op)
         size += op_size
     return [chunk for chunk in chunks if chunk]
+
+
+def _index_gone(doc: dict[str, Any], may_be_gone: Callable[[str], bool]) -> bool:
+    error = doc.get("error")
+    reason = error.get("type") if isinstance(error, dict) else None
+    return reason == "index_not_found_exception" and may_be_gone(str(doc.get("_index", "")))

@@ -102,8 +102,9 @@ def posting_from_source(source: Source) -> StoredPosting:
 
 
 def member_of(source: Source) -> Source:
-    """The entry a posting document contributes to its cluster document."""
-    return {
+    """The entry a posting document contributes to its cluster document (with the month
+    index it lives in, if any, which a later partial update of it must address)."""
+    member = {
         "id": source["posting_id"],
         "title": source["title"],
         "company": source.get("company"),
@@ -111,6 +112,9 @@ def member_of(source: Source) -> Source:
         "company_key": source["company_key"],
         "posted_at": source["posted_at"],
     }
+    if source.get("partition"):
+        member["partition"] = source["partition"]
+    return member
 
 
 def new_cluster(cluster_id: str) -> Source:

@@ -27,6 +27,7 @@ from indexer.elastic_docs import (
     posting_source,
     summarise_cluster,
 )
+from indexer.elastic_partitions import PARTITIONS_ID, Partitions, partition_index, registry_add
 from indexer.store import WriteSet
 
 SearchKey = tuple[tuple[int, ...], str | None, int | None, int | None, str | None, int]
@@ -69,11 +70,17 @@ class Pending:
     with a partial update, so a merge never has to read its members' full documents;
     `flags` sets the `canonical` field of such postings the same way (a merge or a deletion
     changed their cluster's canonical).
+
+    Month indices (`indexer.elastic_partitions`): `stored` is the month of the engine's copy
+    of each posting this cycle replaces or deletes, `where` the month of each posting it
+    changes by partial update (from its member entry); None is the write index.
     """
 
     postings: dict[str, Source | None] = field(default_factory=dict)
     repoints: dict[str, str] = field(default_factory=dict)
     flags: dict[str, bool] = field(default_factory=dict)
+    stored: dict[str, str | None] = field(default_factory=dict)
+    where: dict[str, str | None] = field(default_factory=dict)
     clusters: dict[str, Source | None] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
     units: dict[str, frozenset[int]] = field(default_factory=dict)
@@ -88,21 +95,34 @@ class Pending:
             or self.units
         )
 
-    def operations(self, names: IndexNames, stamp: Source | None = None) -> list[Operation]:
+    def operations(
+        self,
+        names: IndexNames,
+        stamp: Source | None = None,
+        dropping: frozenset[str] = frozenset(),
+    ) -> list[Operation]:
         """Bulk operations, posting documents with `stamp` (who writes them, when). Every
         one is idempotent (whole documents, deletes, a partial update that sets one field,
         a set union), so a bulk replayed after a failure half way gives the same state as
-        one that went through at once."""
+        one that went through at once. A posting moved to another month is deleted from
+        the old one; deletions from the months in `dropping` are left out (their index goes
+        whole); each month written into is registered (`registry_add`)."""
         ops: list[Operation] = []
+        months: set[str] = set()
         for pid, source in self.postings.items():
-            meta = {"_index": names.postings, "_id": doc_id(pid)}
-            if source is None:
-                ops.append(({"delete": meta}, None))
-            else:
+            old = self.stored.get(pid)
+            new = None if source is None else source.get("partition")
+            if (source is None or (pid in self.stored and old != new)) and old not in dropping:
+                gone = {"_index": partition_index(names, old), "_id": doc_id(pid)}
+                ops.append(({"delete": gone}, None))
+            if source is not None:
+                meta = {"_index": partition_index(names, new), "_id": doc_id(pid)}
                 ops.append(({"index": meta}, {**source, **stamp} if stamp else source))
+                if new is not None:
+                    months.add(new)
         for pid in dict.fromkeys([*self.repoints, *self.flags]):
             if pid not in self.postings:
-                meta = {"_index": names.postings, "_id": doc_id(pid)}
+                meta = {"_index": partition_index(names, self.where.get(pid)), "_id": doc_id(pid)}
                 change: Source = {}
                 if pid in self.repoints:
                     change["cluster_id"] = self.repoints[pid]
@@ -122,16 +142,29 @@ class Pending:
                 "retry_on_conflict": UNIT_RETRIES,
             }
             ops.append(({"update": unit_meta}, unit_update(key, witnesses)))
+        for month in sorted(months):
+            registry_meta = {
+                "_index": names.clusters,
+                "_id": PARTITIONS_ID,
+                "retry_on_conflict": UNIT_RETRIES,
+            }
+            ops.append(({"update": registry_meta}, registry_add(month)))
         return ops
 
 
 class Workspace:
     """Pending writes over the engine's state, with a read cache (see the module docstring)."""
 
-    def __init__(self, fetcher: Fetcher, claimer: Claimer | None = None) -> None:
+    def __init__(
+        self,
+        fetcher: Fetcher,
+        claimer: Claimer | None = None,
+        partitions: Partitions | None = None,
+    ) -> None:
         self.pending = Pending()
         self._fetcher = fetcher
         self._claimer = claimer
+        self._partitions = partitions
         """A write cycle's workspace claims the clusters it reads and the postings it writes
         before reading them, so what it caches of them stays true while the cycle lasts;
         a reader's workspace (no claimer) claims nothing."""
@@ -285,6 +318,8 @@ class Workspace:
         source = self.posting(posting_id)
         if source is None:
             return None
+        if posting_id not in self.pending.postings:  # the engine's copy: where it lives
+            self.pending.stored[posting_id] = source.get("partition")
         self._unindex(self.pending.postings.get(posting_id))
         self.pending.postings[posting_id] = None
         self.pending.repoints.pop(posting_id, None)
@@ -305,6 +340,7 @@ class Workspace:
         moved_aliases = [*(gone["aliases"] if gone else []), absorbed]
         for member in gone["members"] if gone else []:
             self._repoint(member["id"], survivor)
+            self.pending.where[member["id"]] = member.get("partition")
             target["members"].append(member)
         target["aliases"] = [*target["aliases"], *moved_aliases]
         target["merges"] = [*target["merges"], merge_entry(absorbed, posting_id)]
@@ -327,6 +363,9 @@ class Workspace:
         left = self.delete(source["posting_id"])
         cluster_id = self.unalias(source["cluster_id"])
         source = {**source, "cluster_id": cluster_id}
+        month = self._partitions.target(source["posted_at"]) if self._partitions else None
+        if month is not None:
+            source["partition"] = month
         doc = self._editable_cluster(cluster_id, create=True)
         assert doc is not None
         doc["members"].append(member_of(source))
@@ -404,8 +443,20 @@ class Workspace:
                 }
             if wanted != (pid in engine):
                 self.pending.flags[pid] = wanted
+                self.pending.where[pid] = self._member_partition(pid)
             else:
                 self.pending.flags.pop(pid, None)
+
+    def _member_partition(self, posting_id: str) -> str | None:
+        """The month index of a posting this cycle did not read, from its member entry in a
+        cluster document it holds (a canonical is a member of the cluster it heads)."""
+        for docs in (self.pending.clusters, self._clusters):
+            for doc in docs.values():
+                for member in (doc or {}).get("members", ()):
+                    if member["id"] == posting_id:
+                        month = member.get("partition")
+                        return str(month) if month else None
+        return None
 
 
 def plan_apply(workspace: Workspace, changes: WriteSet) -> None:

@@ -14,6 +14,8 @@ from typing import Any
 from indexer.elastic_bodies import (
     ADDED_FIELDS,
     CLAIM_PROPERTIES,
+    PARTITION_PROPERTIES,
+    REGISTRY_PROPERTIES,
     REVIEW_PROPERTIES,
     STATS_PROPERTIES,
     TITLE_PROPERTIES,
@@ -31,6 +33,12 @@ from indexer.elastic_bodies import (
 )
 from indexer.elastic_client import EngineClient, Operation, part
 from indexer.elastic_docs import Source, decision_score, stats_values
+from indexer.elastic_partitions import (
+    PARTITIONS_ID,
+    Partitions,
+    partition_from_index,
+    partition_index,
+)
 from indexer.elastic_plan import Fetched
 from indexer.minhash import SketchParams
 from indexer.store import SCHEMA_VERSION, StoreUnavailable, check_compatible
@@ -55,7 +63,7 @@ def open_indices(
         (names.clusters, clusters_mappings()),
     ):
         if not client.exists(alias):  # the template matters only when an index is created
-            client.put_template(alias, index_template(f"{alias}-*", mappings))
+            client.put_template(alias, _template(names, alias, mappings))
             client.create_index(names.first_index(alias), create_index_body(alias, shards))
     meta = {"kind": "meta", "schema_version": SCHEMA_VERSION, "params": params.to_dict()}
     hit = client.get(names.clusters, META_ID)
@@ -77,12 +85,19 @@ def add_claim_fields(client: EngineClient, names: IndexNames) -> None:
     at every writer start). Postings written before have no writer: no re-check finds them,
     which is right, as they were written before any running decision searched."""
     for alias, properties, mappings in (
-        (names.clusters, CLAIM_PROPERTIES, clusters_mappings()),
-        (names.postings, WRITER_PROPERTIES, postings_mappings()),
+        (names.clusters, {**CLAIM_PROPERTIES, **REGISTRY_PROPERTIES}, clusters_mappings()),
+        (names.postings, {**WRITER_PROPERTIES, **PARTITION_PROPERTIES}, postings_mappings()),
     ):
         path = f"/{part(alias)}/_mapping"
         client.call("PUT", path, body={"properties": properties}, what="add writer fields")
-        client.put_template(alias, index_template(f"{alias}-*", mappings))
+        client.put_template(alias, _template(names, alias, mappings))
+
+
+def _template(names: IndexNames, alias: str, mappings: dict[str, Any]) -> dict[str, Any]:
+    """The index template behind an alias: the postings' makes every index join the alias
+    (month indices, `indexer.elastic_partitions`)."""
+    joined = alias if alias == names.postings else None
+    return index_template(f"{alias}-*", mappings, joined)
 
 
 FIELDS_PAGE = 1000  # documents per page of the added fields' backfill
@@ -111,12 +126,12 @@ def add_fields(client: EngineClient, names: IndexNames) -> None:
     path = f"/{part(names.postings)}/_mapping"
     properties = {**STATS_PROPERTIES, **REVIEW_PROPERTIES}
     client.call("PUT", path, body={"properties": properties}, what="add posting fields")
-    client.put_template(names.postings, index_template(f"{names.postings}-*", mappings))
+    client.put_template(names.postings, _template(names, names.postings, mappings))
     clusters_path = f"/{part(names.clusters)}/_mapping"
     client.call(
         "PUT", clusters_path, body={"properties": TITLE_PROPERTIES}, what="add cluster fields"
     )
-    client.put_template(names.clusters, index_template(f"{names.clusters}-*", clusters_mappings()))
+    client.put_template(names.clusters, _template(names, names.clusters, clusters_mappings()))
     titled = _fill_member_titles(client, names)
     filled = _fill_posting_fields(client, names)
     client.refresh(names.postings, names.clusters)
@@ -163,6 +178,7 @@ def _fill_member_titles(client: EngineClient, names: IndexNames) -> int:
 
 _POSTING_FIELDS_SOURCE = [
     "posting_id",
+    "partition",
     "cluster_id",
     "source",
     "company_key",
@@ -172,7 +188,7 @@ _POSTING_FIELDS_SOURCE = [
 
 
 def _fill_posting_fields(client: EngineClient, names: IndexNames) -> int:
-    fetcher = EngineFetcher(client, names.postings, names.clusters)
+    fetcher = EngineFetcher(client, names, write_index(client, names), Partitions("none"))
     filled = 0
 
     def query(after: str | None) -> dict[str, Any]:
@@ -185,7 +201,12 @@ def _fill_posting_fields(client: EngineClient, names: IndexNames) -> int:
         canonicals = {cid: doc["canonical_id"] for cid, doc in clusters.items() if doc["live"]}
         operations: list[Operation] = [
             (
-                {"update": {"_index": names.postings, "_id": doc_id(s["posting_id"])}},
+                {
+                    "update": {
+                        "_index": partition_index(names, s.get("partition")),
+                        "_id": doc_id(s["posting_id"]),
+                    }
+                },
                 {
                     "doc": {
                         **stats_values(s, canonicals.get(s["cluster_id"]) == s["posting_id"]),
@@ -231,12 +252,34 @@ def check_writable(client: EngineClient, names: IndexNames) -> None:
         )
 
 
+def write_index(client: EngineClient, names: IndexNames) -> str:
+    """The concrete index behind the postings alias that holds the postings without a month
+    (the alias's write index, or its only index): reads by id name it, as a multi-get cannot
+    go through an alias that also covers month indices."""
+    found = client.call("GET", f"/_alias/{part(names.postings)}", what="resolve postings alias")
+    indices = sorted(found) if isinstance(found, dict) else []
+    writers = [
+        name
+        for name in indices
+        if found[name].get("aliases", {}).get(names.postings, {}).get("is_write_index")
+    ]
+    plain = [name for name in indices if partition_from_index(names, name) is None]
+    if writers or plain:
+        return str((writers or plain)[0])
+    raise StoreUnavailable(f"{client.engine}: no index behind alias {names.postings}")
+
+
 class EngineFetcher:
     """Real-time reads by logical id: postings, clusters, aliases and boilerplate statistics
-    in one multi-get."""
+    in one multi-get. A posting is asked of the write index and of every month index this
+    process knows, and the month registry comes in the same multi-get: a month new to this
+    process is asked in a second one (`indexer.elastic_partitions` says why that suffices)."""
 
-    def __init__(self, client: EngineClient, postings: str, clusters: str) -> None:
-        self._client, self._postings, self._clusters = client, postings, clusters
+    def __init__(
+        self, client: EngineClient, names: IndexNames, base: str, partitions: Partitions
+    ) -> None:
+        self._client, self._names, self._base = client, names, base
+        self._partitions = partitions
 
     def fetch(
         self,
@@ -245,12 +288,18 @@ class EngineFetcher:
         aliases: Sequence[str],
         units: Sequence[str] = (),
     ) -> Fetched:
-        refs = [(self._postings, doc_id(i)) for i in postings]
-        refs += [(self._clusters, state_id("cluster", i)) for i in clusters]
-        refs += [(self._clusters, state_id("alias", i)) for i in aliases]
-        refs += [(self._clusters, state_id("unit", key)) for key in units]
+        clusters_index = self._names.clusters
+        months = self._partitions.known() if postings else []
+        refs = self._posting_refs(postings, [None, *months])
+        refs += [(clusters_index, state_id("cluster", i)) for i in clusters]
+        refs += [(clusters_index, state_id("alias", i)) for i in aliases]
+        refs += [(clusters_index, state_id("unit", key)) for key in units]
+        if postings:
+            refs.append((clusters_index, PARTITIONS_ID))
         found = Fetched({}, {}, {}, {})
-        for source in self._client.mget(refs):
+        registry: Source | None = None
+        sources = self._client.mget(refs, self._is_month)
+        for source in sources:
             kind = source.get("kind")
             if kind == "cluster":
                 found.clusters[source["cluster_id"]] = source
@@ -258,6 +307,31 @@ class EngineFetcher:
                 found.aliases[source["alias"]] = source["cluster_id"]
             elif kind == "unit":
                 found.units[source["unit_key"]] = frozenset(int(w) for w in source["witnesses"])
+            elif kind == "partitions":
+                registry = source
             elif kind is None and "posting_id" in source:
-                found.postings[source["posting_id"]] = source
+                _keep_newest(found.postings, source)
+        if postings:
+            new = [p for p in self._partitions.learn(registry) if p not in months]
+            for source in self._client.mget(self._posting_refs(postings, new), self._is_month):
+                _keep_newest(found.postings, source)
         return found
+
+    def _posting_refs(
+        self, postings: Sequence[str], months: Sequence[str | None]
+    ) -> list[tuple[str, str]]:
+        indices = [self._base if m is None else partition_index(self._names, m) for m in months]
+        return [(index, doc_id(i)) for i in postings for index in indices]
+
+    def _is_month(self, index: str) -> bool:
+        """A month index may be gone (dropped since this process read the registry)."""
+        return partition_from_index(self._names, index) is not None
+
+
+def _keep_newest(postings: dict[str, Source], source: Source) -> None:
+    """One copy per posting; should a move between indices have left two (a bulk that
+    failed half way, until its journal is replayed), the later write wins."""
+    pid = source["posting_id"]
+    held = postings.get(pid)
+    if held is None or source.get("written_us", 0) >= held.get("written_us", 0):
+        postings[pid] = source

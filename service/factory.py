@@ -53,6 +53,7 @@ def _search_engine_store(settings: Settings, create: bool) -> IndexStore:
             refresh=settings.search_refresh,
             create=create,
             shards=settings.search_shards,
+            partitions=settings.search_partitions,
         )
     except BaseException:
         transport.close()

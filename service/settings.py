@@ -30,6 +30,9 @@ class Settings(BaseSettings):
     search_timeout: float = Field(default=10.0, gt=0, le=300)
     search_refresh: Literal["true", "wait_for"] = "true"
     search_shards: int = Field(default=1, ge=1, le=1024)  # primary shards of new indices
+    # `month`: postings go to one index per posted_at month, which retention drops whole
+    # (indexer/elastic_partitions.py); `none`: one postings index (the default).
+    search_partitions: Literal["none", "month"] = "none"
 
     scorer: Literal["lightgbm", "overlap"] = "lightgbm"
     model_dir: Path | None = None  # None: the model shipped in classifier/models/default

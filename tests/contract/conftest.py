@@ -31,6 +31,9 @@ STORE_FACTORIES: dict[str, StoreFactory] = {
     # The search-engine adapter through each client; skipped (with the reason) unless
     # JOBDEDUP_TEST_SEARCH_URL names an engine, failed if it names one that does not answer.
     **{engine: engine_store_factory(engine) for engine in ENGINES},
+    # The same adapter with one postings index per month (JOBDEDUP_SEARCH_PARTITIONS=month):
+    # the contract's postings span February and March 2024, and retention drops whole months.
+    "opensearch-monthly": engine_store_factory("opensearch", partitions="month"),
 }
 
 

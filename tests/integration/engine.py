@@ -20,6 +20,7 @@ import pytest
 from indexer.elastic import ElasticStore
 from indexer.elastic_claims import TTL_S
 from indexer.elastic_client import EngineClient, EngineError, Transport, part
+from indexer.elastic_partitions import PartitionScheme
 from indexer.elastic_transports import connect_elasticsearch, connect_opensearch
 from indexer.minhash import SketchParams
 from indexer.store import IndexStore, StoreError
@@ -30,6 +31,7 @@ SKIP_REASON = f"{URL_VARIABLE} is not set: no search engine to test against (CI 
 Engine = Literal["opensearch", "elasticsearch"]
 ENGINES: tuple[Engine, ...] = ("opensearch", "elasticsearch")
 TIMEOUT_S = 10.0
+DROP_GRACE_S = 0.2  # tests run no write cycle beside a retention pass
 _checked: dict[str, str | None] = {}  # url -> None if it answered, else the error
 
 
@@ -75,12 +77,21 @@ def open_store(
     timeout: float = TIMEOUT_S,
     create: bool = True,
     lease_ttl_s: float = TTL_S,
+    partitions: PartitionScheme = "none",
 ) -> ElasticStore:
-    """An `ElasticStore` on the test engine under `prefix` (created if absent)."""
+    """An `ElasticStore` on the test engine under `prefix` (created if absent); with month
+    `partitions`, a dropped month waits a short grace instead of a write cycle's longest."""
     client = EngineClient(transport(engine, url or require_engine(), timeout))
     try:
         return ElasticStore(
-            client, params, prefix, refresh="true", create=create, lease_ttl_s=lease_ttl_s
+            client,
+            params,
+            prefix,
+            refresh="true",
+            create=create,
+            lease_ttl_s=lease_ttl_s,
+            partitions=partitions,
+            drop_grace_s=None if partitions == "none" else DROP_GRACE_S,
         )
     except BaseException:
         client.transport.close()
@@ -136,12 +147,14 @@ def drop_created() -> None:
         drop(prefix)
 
 
-def store_factory(engine: Engine) -> Callable[[Path, SketchParams], IndexStore]:
+def store_factory(
+    engine: Engine, partitions: PartitionScheme = "none"
+) -> Callable[[Path, SketchParams], IndexStore]:
     """A contract-suite factory: one index prefix per directory, on `engine`'s client."""
 
     def open_for(directory: Path, params: SketchParams) -> IndexStore:
         url = require_engine()
-        return open_store(engine, prefix_for(directory), params, url=url)
+        return open_store(engine, prefix_for(directory), params, url=url, partitions=partitions)
 
     return open_for
 
