@@ -89,6 +89,7 @@ from indexer.elastic_partitions import (
     partition_page_query,
     partition_pattern,
     registry_set,
+    window_months,
 )
 from indexer.elastic_plan import (
     SearchKey,
@@ -585,21 +586,43 @@ class ElasticStore:
         # One budget for both requests, counted from now: a decision waiting for them waits
         # at most one timeout, as for a live search.
         deadline = time.monotonic() + self._client.timeout
-        future = self._ahead.submit(self._search_and_fetch, list(todo.values()), deadline)
+        targets = [self._window_indices(key[2], key[3]) for key in todo]
+        future = self._ahead.submit(self._search_and_fetch, list(todo.values()), targets, deadline)
         batch = _AheadBatch(list(todo), excluded, future)
         for key in todo:
             workspace.ahead[key] = batch
 
-    def _search_and_fetch(self, bodies: list[dict[str, Any]], deadline: float) -> _AheadResult:
+    def _window_indices(self, since_us: int | None, until_us: int | None) -> str | None:
+        """The indices a candidate search of this window needs, once month indices exist:
+        the write index and the months the window overlaps, as wildcard patterns the engine
+        resolves at search time (a month another instance created since is searched too).
+        None, the whole alias, without month indices, without a window, or over more than
+        `MAX_WINDOW_MONTHS` months. A search of 3,000 NHS ads spanning 16 months touched 17
+        shards through the alias (the engine skips no shard on a `long` range)."""
+        if since_us is None or until_us is None:
+            return None
+        if self._partitions.scheme == "none" and not self._partitions.known():
+            return None
+        months = window_months(since_us, until_us)
+        if months is None:
+            return None
+        patterns = [f"{partition_index(self._names, m)}*" for m in months]
+        return ",".join([self._fetcher.base, *patterns])
+
+    def _search_and_fetch(
+        self, bodies: list[dict[str, Any]], targets: list[str | None], deadline: float
+    ) -> _AheadResult:
         """(On the background thread.) The searches' hits, then their documents, both
         answered by `deadline`."""
         with self._client.until(deadline):
-            results = self._client.msearch(self._names.postings, bodies)
-            sources = [hit["_source"] for hits in results for hit in hits]
-            hit_ids = list(dict.fromkeys(source["posting_id"] for source in sources))
+            results = self._client.msearch(self._names.postings, bodies, targets)
+            refs = [
+                (hit["_index"], hit["_source"]["posting_id"]) for hits in results for hit in hits
+            ]
+            hit_ids = list(dict.fromkeys(pid for _, pid in refs))
             # Clusters are not read ahead: a cycle reads a cluster only once it claimed it.
-            found = self._fetcher.fetch(hit_ids, [], [])
-        return _AheadResult(results, hit_ids, found.postings)
+            found = self._fetcher.fetch_at(refs)
+        return _AheadResult(results, hit_ids, found)
 
     def _ahead_answer(
         self, workspace: Workspace, key: SearchKey
@@ -639,7 +662,8 @@ class ElasticStore:
         hits = _ahead_hits(self._ahead_answer(workspace, key), frozenset(skipped), query.limit)
         if hits is None:
             body = candidate_query(key[0], block, since, until, skipped, query.limit)
-            hits = self._client.search(self._names.postings, body)
+            target = self._window_indices(since, until)
+            hits = self._client.msearch(self._names.postings, [body], [target])[0]
         found: list[tuple[int, Source]] = []
         for hit in hits:
             source = hit["_source"]

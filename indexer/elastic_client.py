@@ -288,16 +288,28 @@ class EngineClient:
         hits: list[dict[str, Any]] = result["hits"]["hits"]
         return hits
 
-    def msearch(self, index: str, bodies: Sequence[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-        """The hits of several searches of one index, in request order, in one round trip.
+    def msearch(
+        self,
+        index: str,
+        bodies: Sequence[dict[str, Any]],
+        targets: Sequence[str | None] | None = None,
+    ) -> list[list[dict[str, Any]]]:
+        """The hits of several searches of one index, in request order, in one round trip;
+        `targets` may name other indices per search (comma-separated; None: `index`).
         As with `search`, nothing partial is returned: a search that failed, or whose shards
         did not all answer, fails the whole call (transient causes as `StoreUnavailable`)."""
         if not bodies:
             return []
         # The URL parameter is refused by _msearch (OpenSearch 2.4); each search's header
         # line takes it. Shard failures are checked as well, in case an engine ignores it.
-        header = {"allow_partial_search_results": False}
-        lines = ndjson_lines([line for body in bodies for line in (header, body)])
+        header: dict[str, Any] = {"allow_partial_search_results": False}
+        headers = [
+            header if target is None else {**header, "index": target.split(",")}
+            for target in (targets or [None] * len(bodies))
+        ]
+        lines = ndjson_lines(
+            [line for head, body in zip(headers, bodies, strict=True) for line in (head, body)]
+        )
         payload = b"".join(line + b"\n" for line in lines)
         what = f"msearch {index} ({len(bodies)} searches)"
         result = self.call(

@@ -62,6 +62,23 @@ def partition_of(posted_us: int, scheme: PartitionScheme) -> str | None:
     return f"m{moment.year:04d}-{moment.month:02d}"
 
 
+MAX_WINDOW_MONTHS = 24  # a wider window searches the alias instead of naming its months
+
+
+def window_months(since_us: int, until_us: int) -> list[str] | None:
+    """The month partitions a posted_at window overlaps, oldest first (None beyond
+    `MAX_WINDOW_MONTHS`)."""
+    first, last = from_micros(since_us), from_micros(until_us)
+    count = (last.year - first.year) * 12 + last.month - first.month + 1
+    if count > MAX_WINDOW_MONTHS:
+        return None
+    months = []
+    for step in range(max(count, 0)):
+        year, month = divmod(first.month - 1 + step, 12)
+        months.append(f"m{first.year + year:04d}-{month + 1:02d}")
+    return months
+
+
 def partition_end(partition: str) -> datetime:
     """The first instant after a month partition (`m2024-03` -> 2024-04-01T00:00Z)."""
     year, month = int(partition[1:5]), int(partition[6:8])

@@ -278,7 +278,7 @@ class EngineFetcher:
     def __init__(
         self, client: EngineClient, names: IndexNames, base: str, partitions: Partitions
     ) -> None:
-        self._client, self._names, self._base = client, names, base
+        self._client, self._names, self.base = client, names, base
         self._partitions = partitions
 
     def fetch(
@@ -312,15 +312,27 @@ class EngineFetcher:
             elif kind is None and "posting_id" in source:
                 _keep_newest(found.postings, source)
         if postings:
-            new = [p for p in self._partitions.learn(registry) if p not in months]
+            self._partitions.learn(registry)
+            # Months this request did not ask (another thread's learning does not count).
+            new = [p for p in ((registry or {}).get("partitions") or {}) if p not in months]
             for source in self._client.mget(self._posting_refs(postings, new), self._is_month):
                 _keep_newest(found.postings, source)
+        return found
+
+    def fetch_at(self, refs: Sequence[tuple[str, str]]) -> dict[str, Source]:
+        """Postings by (concrete index, posting id), as search hits name them: one ref each
+        instead of one per month. A posting moved to another month since the search is not
+        found (for a write, its claim reads it again with `fetch`)."""
+        wanted = [(index, doc_id(pid)) for index, pid in dict.fromkeys(refs)]
+        found: dict[str, Source] = {}
+        for source in self._client.mget(wanted, self._is_month):
+            _keep_newest(found, source)
         return found
 
     def _posting_refs(
         self, postings: Sequence[str], months: Sequence[str | None]
     ) -> list[tuple[str, str]]:
-        indices = [self._base if m is None else partition_index(self._names, m) for m in months]
+        indices = [self.base if m is None else partition_index(self._names, m) for m in months]
         return [(index, doc_id(i)) for i in postings for index in indices]
 
     def _is_month(self, index: str) -> bool:

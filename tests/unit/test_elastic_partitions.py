@@ -14,6 +14,7 @@ from indexer.elastic_partitions import (
     partition_end,
     partition_from_index,
     partition_of,
+    window_months,
 )
 from indexer.elastic_plan import Pending
 
@@ -95,3 +96,11 @@ def test_partial_updates_and_deletions_address_the_postings_month() -> None:
         ("update", "jd-postings-m2024-02", "moved"),
         ("update", "jd-postings", "head"),
     ]
+
+
+def test_a_window_names_the_months_it_overlaps() -> None:
+    since = to_micros(datetime(2023, 11, 20, tzinfo=UTC))
+    until = to_micros(datetime(2024, 1, 19, tzinfo=UTC))
+    assert window_months(since, until) == ["m2023-11", "m2023-12", "m2024-01"]
+    assert window_months(since, since) == ["m2023-11"]
+    assert window_months(since, to_micros(datetime(2026, 1, 1, tzinfo=UTC))) is None
