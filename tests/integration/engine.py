@@ -27,6 +27,7 @@ from indexer.store import IndexStore, StoreError
 from tests.integration.compat import OpenSearchCompatNode
 
 URL_VARIABLE = "JOBDEDUP_TEST_SEARCH_URL"
+PARTITIONS_VARIABLE = "JOBDEDUP_TEST_SEARCH_PARTITIONS"
 SKIP_REASON = f"{URL_VARIABLE} is not set: no search engine to test against (CI starts one)"
 Engine = Literal["opensearch", "elasticsearch"]
 ENGINES: tuple[Engine, ...] = ("opensearch", "elasticsearch")
@@ -77,10 +78,14 @@ def open_store(
     timeout: float = TIMEOUT_S,
     create: bool = True,
     lease_ttl_s: float = TTL_S,
-    partitions: PartitionScheme = "none",
+    partitions: PartitionScheme | None = None,
 ) -> ElasticStore:
     """An `ElasticStore` on the test engine under `prefix` (created if absent); with month
-    `partitions`, a dropped month waits a short grace instead of a write cycle's longest."""
+    `partitions`, a dropped month waits a short grace instead of a write cycle's longest.
+    Without `partitions`, `JOBDEDUP_TEST_SEARCH_PARTITIONS` decides (default `none`): set to
+    `month`, every engine test runs on month indices."""
+    if partitions is None:
+        partitions = "month" if os.environ.get(PARTITIONS_VARIABLE) == "month" else "none"
     client = EngineClient(transport(engine, url or require_engine(), timeout))
     try:
         return ElasticStore(
@@ -148,7 +153,7 @@ def drop_created() -> None:
 
 
 def store_factory(
-    engine: Engine, partitions: PartitionScheme = "none"
+    engine: Engine, partitions: PartitionScheme | None = None
 ) -> Callable[[Path, SketchParams], IndexStore]:
     """A contract-suite factory: one index prefix per directory, on `engine`'s client."""
 

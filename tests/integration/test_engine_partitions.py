@@ -142,7 +142,7 @@ def test_a_store_without_months_switches_to_them_and_expires_both(
 ) -> None:
     """Postings written before partitions stay in the write index and are still read,
     moved and expired one by one; new ones go to their month."""
-    plain = open_store("opensearch", prefix, params, url=url)
+    plain = open_store("opensearch", prefix, params, url=url, partitions="none")
     try:
         upsert(plain, record("old-jan", cluster="O", posted=JAN), [1])
         upsert(plain, record("old-mar", cluster="P", posted=MAR, seed=1), [1])
