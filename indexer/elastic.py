@@ -441,10 +441,10 @@ class ElasticStore:
     def expire(self, before: datetime, chunk: int = 500) -> int:
         """Retention: delete every posting posted before `before` (a datetime); returns how
         many were deleted. Every month index wholly before `before` goes in one request once
-        its postings have left their clusters (`indexer.elastic_partitions`; the store's
-        `drop_grace_s` waits out write cycles that read the registry before the month was
-        marked, by default the longest a cycle may last); the rest are deleted chunk by
-        chunk, each chunk one writer cycle."""
+        its postings have left their clusters (`indexer.elastic_partitions`; when other
+        stores hold tickets, the store's `drop_grace_s` waits out write cycles that read the
+        registry before the month was marked, by default the longest a cycle may last);
+        the rest are deleted chunk by chunk, each chunk one writer cycle."""
         grace_s = self._drop_grace_s
         if grace_s is None:
             grace_s = self._wait_s + 2 * self._client.timeout
@@ -489,7 +489,14 @@ class ElasticStore:
         seen: dict[str, set[str]] = {m: set() for m in months}
         for month in months:
             self._leave_clusters(month, chunk, None, seen[month])
-        time.sleep(max(0.0, marked + grace_s - time.monotonic()))
+        if self._claims.other_tickets():
+            time.sleep(max(0.0, marked + grace_s - time.monotonic()))
+        else:
+            # No other store has written since before the mark (each writes under a
+            # ticket, made before its first read): only this process's cycles can have
+            # read the registry before it, and they hold this lock until they end.
+            with self._lock:
+                pass
         for month in months:
             index = partition_index(self._names, month)
             self._leave_clusters(month, chunk, mark_us, seen[month])

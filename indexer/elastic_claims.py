@@ -220,6 +220,15 @@ class Claims:
                     buried += self._bury(found)
         return buried
 
+    def other_tickets(self) -> int:
+        """Tickets of other stores, live, expired or dead. Searched after a refresh, so every
+        ticket written before this call counts: a store whose ticket is newer began its
+        first write cycle after this call."""
+        self._client.refresh(self._index)
+        body = {"query": {"term": {"kind": "ticket"}}, "size": 1000}
+        hits = self._client.search(self._index, body)
+        return sum(1 for hit in hits if hit["_source"].get("owner") != self.owner)
+
     def _bury(self, hit: dict[str, Any]) -> int:
         """Mark an expired ticket dead (only one instance can), replay its journal, delete
         it. Returns 1 if this call buried it."""

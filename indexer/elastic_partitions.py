@@ -24,7 +24,9 @@ Dropping a month (`ElasticStore.expire`, every month wholly before the cut-off):
    documents, canonical flags), page by page, except that nothing is sent to the month's
    own index;
 3. a last page finds postings written there since the mark (by a write cycle that read the
-   registry before it) and treats them alike, after waiting out such cycles (`grace_s`);
+   registry before it) and treats them alike, after waiting out such cycles (`grace_s`,
+   skipped when no other store holds a writer ticket: then only this process's own cycles
+   can be such, and they end before its writer lock is free);
 4. the index is deleted in one request; then the registry forgets the month.
 A pass interrupted anywhere is finished by the next one (the registry still names the
 month, and re-deleting a posting that already left its cluster changes nothing).

@@ -79,6 +79,7 @@ def open_store(
     create: bool = True,
     lease_ttl_s: float = TTL_S,
     partitions: PartitionScheme | None = None,
+    drop_grace_s: float | None = None,
 ) -> ElasticStore:
     """An `ElasticStore` on the test engine under `prefix` (created if absent); with month
     `partitions`, a dropped month waits a short grace instead of a write cycle's longest.
@@ -96,7 +97,7 @@ def open_store(
             create=create,
             lease_ttl_s=lease_ttl_s,
             partitions=partitions,
-            drop_grace_s=None if partitions == "none" else DROP_GRACE_S,
+            drop_grace_s=drop_grace_s or (None if partitions == "none" else DROP_GRACE_S),
         )
     except BaseException:
         client.transport.close()

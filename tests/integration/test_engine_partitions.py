@@ -3,6 +3,7 @@ how later writes find them, and retention dropping whole months with clusters ke
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
@@ -163,5 +164,33 @@ def test_a_store_without_months_switches_to_them_and_expires_both(
         assert not exists(raw, month_index(store, "2024-01"))
         assert store.get_posting("old-jan") is None and store.get_cluster("O") is None
         assert everything(store) == ["old-mar"]
+    finally:
+        store.close()
+
+
+def test_a_drop_waits_for_other_writers_only(
+    url: str, prefix: str, params: SketchParams, raw: EngineClient
+) -> None:
+    """The grace wait covers other stores' write cycles that read the registry before the
+    mark; alone (no other writer ticket), a drop does not wait."""
+    store = open_store("opensearch", prefix, params, url=url, partitions="month", drop_grace_s=60)
+    try:
+        upsert(store, record("a", cluster="A", posted=JAN), [1])
+        started = time.monotonic()
+        assert store.expire(datetime(2024, 2, 1, tzinfo=UTC)) == 1
+        assert time.monotonic() - started < 30  # not the 60 s grace
+
+        other = open_store("opensearch", prefix, params, url=url, partitions="month")
+        try:
+            upsert(other, record("b", cluster="B", posted=FEB, seed=1), [1])  # a ticket
+            store.close()
+            store = open_store(
+                "opensearch", prefix, params, url=url, partitions="month", drop_grace_s=2
+            )
+            started = time.monotonic()
+            assert store.expire(datetime(2024, 3, 1, tzinfo=UTC)) == 1
+            assert time.monotonic() - started >= 2
+        finally:
+            other.close()
     finally:
         store.close()
