@@ -4,13 +4,14 @@
 
 For each layout (`JOBDEDUP_SEARCH_PARTITIONS=none`, then `month`), on a fresh index and as
 whole processes: `jobdedup ingest` of the first --limit NHS postings, `jobdedup export`,
-`jobdedup expire --before DATE` (timed), `jobdedup export` again. Prints one markdown table:
-ingest and expire times, what the postings indices hold on disk before and after (live
-documents, deleted documents still on disk until Lucene merges them, bytes), and whether
-the two layouts exported the same clusters before and after retention. Never run as a test;
-the engine's indices are deleted afterwards. The month layout waits out write cycles once
-per pass (`drop_grace_s`, by default the claim wait plus two request timeouts: 30 s with the
-defaults); that wait is inside its expire time.
+`jobdedup expire --before DATE` (timed), `jobdedup export` again. Prints one markdown
+table: ingest and expire times, what the postings indices hold on disk before and after
+(live documents, deleted documents still on disk until Lucene merges them, bytes, and the
+bytes of the indices dropped whole; bytes move with Lucene's merges between runs), and
+whether the two layouts exported the same clusters before and after retention. Never run as a test;
+the engine's indices are deleted afterwards. The month layout would wait out other stores'
+write cycles once per pass (`drop_grace_s`); here no other store holds a ticket, so it does
+not wait.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def _cli(env: dict[str, str], *args: str) -> tuple[float, str]:
     return time.perf_counter() - started, done.stdout
 
 
-def _postings_disk(url: str, prefix: str) -> dict[str, int]:
+def _postings_disk(url: str, prefix: str) -> dict[str, Any]:
     """Live and deleted documents and bytes of every postings index of `prefix`."""
     from indexer.elastic_client import part
     from indexer.elastic_transports import connect_opensearch
@@ -59,6 +60,10 @@ def _postings_disk(url: str, prefix: str) -> dict[str, int]:
             "docs": int(total["docs"]["count"]),
             "deleted": int(total["docs"]["deleted"]),
             "bytes": int(total["store"]["size_in_bytes"]),
+            "per_index": {
+                name: int(stats["primaries"]["store"]["size_in_bytes"])
+                for name, stats in found["indices"].items()
+            },
         }
     finally:
         raw.close()
@@ -94,6 +99,11 @@ def run(
         "expired": disk_before["docs"] - disk_after["docs"],
         "before": disk_before,
         "after": disk_after,
+        "dropped_bytes": sum(
+            size
+            for name, size in disk_before["per_index"].items()
+            if name not in disk_after["per_index"]
+        ),
         "export": exported,
         "kept": kept,
     }
@@ -121,6 +131,7 @@ def _table(one: dict[str, Any], month: dict[str, Any], before: str) -> str:
         ),
         ("postings bytes before", one["before"]["bytes"], month["before"]["bytes"]),
         ("postings bytes after (no merge forced)", one["after"]["bytes"], month["after"]["bytes"]),
+        ("bytes of the indices dropped whole", one["dropped_bytes"], month["dropped_bytes"]),
     ]
     same_before = "yes" if one["export"] == month["export"] else "NO"
     same_after = "yes" if one["kept"] == month["kept"] else "NO"
