@@ -44,7 +44,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from indexer import elastic_review, elastic_stats
@@ -88,6 +88,7 @@ from indexer.elastic_partitions import (
     partition_index,
     partition_page_query,
     partition_pattern,
+    registered,
     registry_set,
     window_months,
 )
@@ -142,10 +143,6 @@ def _target(operation: Operation) -> str:
 
 def _is_posting_index(alias: str, index: str) -> bool:
     return index == alias or index.startswith(f"{alias}-")
-
-
-def _utc(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
 class ElasticStore:
@@ -396,7 +393,11 @@ class ElasticStore:
     def _make_months(self, operations: Sequence[Operation]) -> None:
         """Create the month indices a bulk writes into, the first time this process does
         (with `JOBDEDUP_SEARCH_SHARDS` shards; the engine would make them from the template
-        with one). Registering them is the bulk's own business (`Pending.operations`)."""
+        with one). Registering them is the bulk's own business (`Pending.operations`).
+        Without months this store never writes a posting into one (a delete or partial
+        update of another store's month addresses an index that exists)."""
+        if self._partitions.scheme == "none":
+            return
         for index in dict.fromkeys(_target(op) for op in operations):
             if index not in self._made and partition_from_index(self._names, index):
                 self._client.create_index(
@@ -463,7 +464,7 @@ class ElasticStore:
         """Month indices wholly before `before`: those the registry names, and any other
         the engine holds (one a replayed journal made again after its month was dropped)."""
         registry = self._client.get(self._names.clusters, PARTITIONS_ID)
-        named = set(((registry or {}).get("_source") or {}).get("partitions") or {})
+        named = set(registered((registry or {}).get("_source")))
         path = f"/{part(partition_pattern(self._names))}/_alias"
         held = self._client.call(
             "GET", path, {"ignore_unavailable": "true"}, what="list month indices"
@@ -471,7 +472,7 @@ class ElasticStore:
         named |= {
             m for m in (partition_from_index(self._names, i) for i in held or {}) if m is not None
         }
-        return sorted(m for m in named if partition_end(m) <= _utc(before))
+        return sorted(m for m in named if to_micros(partition_end(m)) <= to_micros(before))
 
     def _drop_months(self, months: Sequence[str], chunk: int, grace_s: float) -> int:
         """Drop month indices: mark them all, take their postings out of their clusters
@@ -532,11 +533,12 @@ class ElasticStore:
                 return
             fresh = [pid for pid in ids if pid not in seen]
             if fresh:
-                self._dropping = frozenset({month})
-                try:
-                    self.apply(WriteSet(deletions=fresh))
-                finally:
-                    self._dropping = frozenset()
+                with self.writer():  # set inside the cycle: no other cycle flushes with it
+                    self._dropping = frozenset({month})
+                    try:
+                        self.apply(WriteSet(deletions=fresh))
+                    finally:
+                        self._dropping = frozenset()
                 seen.update(fresh)
             after = ids[-1]
 
@@ -670,7 +672,10 @@ class ElasticStore:
         if hits is None:
             body = candidate_query(key[0], block, since, until, skipped, query.limit)
             target = self._window_indices(since, until)
-            hits = self._client.msearch(self._names.postings, [body], [target])[0]
+            if target is None:
+                hits = self._client.search(self._names.postings, body)
+            else:
+                hits = self._client.msearch(self._names.postings, [body], [target])[0]
         found: list[tuple[int, Source]] = []
         for hit in hits:
             source = hit["_source"]

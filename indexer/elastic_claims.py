@@ -209,11 +209,9 @@ class Claims:
 
     def sweep(self) -> int:
         """Bury every expired ticket (replaying its journal); returns how many."""
-        self._client.refresh(self._index)
-        body = {"query": {"term": {"kind": "ticket"}}, "size": 1000}
         buried = 0
         now = _now_us()
-        for hit in self._client.search(self._index, body):
+        for hit in self._tickets():
             if hit["_source"].get("owner") != self.owner and hit["_source"]["expires_us"] < now:
                 found = self._client.get(self._index, hit["_id"])  # versions in real time
                 if found is not None and found["_source"]["expires_us"] < _now_us():
@@ -224,10 +222,13 @@ class Claims:
         """Tickets of other stores, live, expired or dead. Searched after a refresh, so every
         ticket written before this call counts: a store whose ticket is newer began its
         first write cycle after this call."""
+        return sum(1 for hit in self._tickets() if hit["_source"].get("owner") != self.owner)
+
+    def _tickets(self) -> list[dict[str, Any]]:
+        """Every ticket document, searched after a refresh."""
         self._client.refresh(self._index)
         body = {"query": {"term": {"kind": "ticket"}}, "size": 1000}
-        hits = self._client.search(self._index, body)
-        return sum(1 for hit in hits if hit["_source"].get("owner") != self.owner)
+        return self._client.search(self._index, body)
 
     def _bury(self, hit: dict[str, Any]) -> int:
         """Mark an expired ticket dead (only one instance can), replay its journal, delete

@@ -56,12 +56,21 @@ SET_STATE = (
 )
 
 
+def _month(year: int, month: int) -> str:
+    return f"m{year:04d}-{month:02d}"
+
+
 def partition_of(posted_us: int, scheme: PartitionScheme) -> str | None:
     """The partition of a posting posted at `posted_us` (epoch µs), None without partitions."""
     if scheme == "none":
         return None
     moment = from_micros(posted_us)
-    return f"m{moment.year:04d}-{moment.month:02d}"
+    return _month(moment.year, moment.month)
+
+
+def registered(registry: dict[str, Any] | None) -> dict[str, str]:
+    """Month -> state, as the registry document's source holds them (None: no document)."""
+    return dict((registry or {}).get("partitions") or {})
 
 
 MAX_WINDOW_MONTHS = 24  # a wider window searches the alias instead of naming its months
@@ -77,7 +86,7 @@ def window_months(since_us: int, until_us: int) -> list[str] | None:
     months = []
     for step in range(max(count, 0)):
         year, month = divmod(first.month - 1 + step, 12)
-        months.append(f"m{first.year + year:04d}-{month + 1:02d}")
+        months.append(_month(first.year + year, month + 1))
     return months
 
 
@@ -156,9 +165,10 @@ def partition_page_query(
 
 
 class Partitions:
-    """What this process knows of the registry: month -> state. Shared by the store's
-    readers and writers; only grows from reads (a month is forgotten once its index is
-    gone, which readers learn from the engine's answer)."""
+    """What this process knows of the registry: month -> state, as the last registry read
+    (by any thread of the store) found it. Readers use it to choose which months to ask and
+    correct for what it missed (`EngineFetcher.fetch`); writers, to keep postings out of a
+    month being dropped."""
 
     def __init__(self, scheme: PartitionScheme) -> None:
         self.scheme: PartitionScheme = scheme
@@ -169,16 +179,12 @@ class Partitions:
         with self._lock:
             return sorted(self._states)
 
-    def learn(self, registry: dict[str, Any] | None) -> list[str]:
-        """Fold the registry document's months in; returns those new to this process."""
-        found = (registry or {}).get("partitions") or {}
+    def learn(self, registry: dict[str, Any] | None) -> None:
+        """Take the registry document's months as they are (a month it no longer names was
+        dropped: asking for it would ask an index that is gone)."""
+        found = registered(registry)
         with self._lock:
-            new = sorted(p for p in found if p not in self._states)
-            gone = [p for p in self._states if p not in found]
-            self._states.update(found)
-            for p in gone:  # dropped since: reading it would ask an index that is gone
-                del self._states[p]
-        return new
+            self._states = found
 
     def target(self, posted_us: int) -> str | None:
         """Where a posting posted then is written: its month, or the write index (None)

@@ -164,10 +164,10 @@ class Workspace:
         self.pending = Pending()
         self._fetcher = fetcher
         self._claimer = claimer
-        self._partitions = partitions
         """A write cycle's workspace claims the clusters it reads and the postings it writes
         before reading them, so what it caches of them stays true while the cycle lasts;
         a reader's workspace (no claimer) claims nothing."""
+        self._partitions = partitions  # where new postings go (month indices), if anywhere
         self._postings: dict[str, Source | None] = {}
         self._clusters: dict[str, Source | None] = {}
         self._aliases: dict[str, str | None] = {}

@@ -38,6 +38,7 @@ from indexer.elastic_partitions import (
     Partitions,
     partition_from_index,
     partition_index,
+    registered,
 )
 from indexer.elastic_plan import Fetched
 from indexer.minhash import SketchParams
@@ -314,7 +315,7 @@ class EngineFetcher:
         if postings:
             self._partitions.learn(registry)
             # Months this request did not ask (another thread's learning does not count).
-            new = [p for p in ((registry or {}).get("partitions") or {}) if p not in months]
+            new = [p for p in registered(registry) if p not in months]
             for source in self._client.mget(self._posting_refs(postings, new), self._is_month):
                 _keep_newest(found.postings, source)
         return found
