@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+import zlib
 from collections.abc import Sequence
 from dataclasses import fields
 from datetime import UTC, datetime, timedelta
@@ -40,8 +41,10 @@ Band-key rows land on random pages, so one ingest group of 256 postings dirties 
 pages and the default checkpointed at nearly every commit: at 10,000 the COMMIT share of
 ingest fell from 0.20 to 0.10 ms per posting (5,000 NHS ads). The WAL file grows to ~40 MB."""
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """Version of the embedded layout (the engine's is `indexer.store.SCHEMA_VERSION`).
+5: `postings.document` written as zlib-compressed JSON (`pack_document`); rows written
+   before stay JSON text and read as before, so opening a layout-4 file converts nothing.
 4: duplicate statistics: `postings.canonical` (kept by `refresh_cluster`) and
    `postings.duplicate_type` (from the stored decision), `clusters.sources` (the members'
    distinct sources), and the counting tables, triggers and indexes of
@@ -106,17 +109,18 @@ STATS_LAYOUT = [*STATS_TABLES, *STATS_TRIGGERS]
 """Statements of the statistics layout (`indexer.sqlite_stats`), run after `SCHEMA`."""
 
 
-MIGRATES_FROM = ("2", "3")
+MIGRATES_FROM = ("2", "3", "4")
 """Stored layout versions `migrate_from_previous` brings to `SCHEMA_VERSION`."""
 
 
 def migrate_from_previous(conn: sqlite3.Connection, path: object, version: int = 2) -> None:
-    """Bring a version-2 or -3 index to the current layout inside the caller's transaction.
+    """Bring a version-2, -3 or -4 index to the current layout inside the caller's transaction.
     2 -> 3: the per-key `bands` rows are dropped (every posting row already holds its keys).
     The file keeps the freed pages for later writes (a file created before layout 3 has no
     incremental auto-vacuum: `VACUUM` gives its free pages back to the file system).
     3 -> 4: the statistics columns are added and filled from what is stored (types from the
-    decisions, canonical flags from the clusters, sources from the members)."""
+    decisions, canonical flags from the clusters, sources from the members).
+    4 -> 5: nothing to rewrite (`unpack_document` reads both kinds of rows)."""
     if version <= 2:
         conn.execute("DROP TABLE IF EXISTS bands")
         conn.execute("CREATE INDEX IF NOT EXISTS postings_posted ON postings(posted_at)")
@@ -167,13 +171,38 @@ def to_json(value: dict[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+DOCUMENT_LEVEL = 6
+"""zlib level of stored documents. The document (the posting as received, ~3.0 KB of JSON
+for an NHS ad) was the largest column; compressed it takes 1.47 KB (level 1: 1.54 KB), at
+~0.09 ms to compress and ~0.02 ms to read back per ad (5,000 NHS ads; README, "Ingest
+speed"). zstd without a dictionary saved no more (1.52 KB at level 3); a trained dictionary
+would ship text of the corpora it was trained on."""
+
+
+def pack_document(value: dict[str, Any]) -> bytes:
+    """A posting's document as stored (layout 5): zlib over its UTF-8 JSON, kept as a BLOB.
+    The standard library's JSON, not orjson: `extra` is stored as received, and orjson
+    refuses integers beyond 64 bits on the way in and reads them back as floats."""
+    return zlib.compress(to_json(value).encode("utf-8"), DOCUMENT_LEVEL)
+
+
+def unpack_document(stored: bytes | str | None) -> dict[str, Any]:
+    """The stored document: compressed (layout 5) or JSON text (rows written before)."""
+    if stored is None:
+        return {}
+    if isinstance(stored, bytes):
+        stored = zlib.decompress(stored)
+    loaded: dict[str, Any] = json.loads(stored)
+    return loaded
+
+
 def row_to_posting(row: sqlite3.Row) -> StoredPosting:
     """A `postings` row (full, or light without document/decision) as a record."""
     values = dict(zip(row.keys(), row, strict=True))
     values.pop("rid", None)
     values["posted_at"] = from_micros(row["posted_at"])
     values["sketch"] = np.frombuffer(row["sketch"], dtype="<i8").astype(np.int64)
-    values["document"] = json.loads(values.get("document", "{}"))
+    values["document"] = unpack_document(values.get("document"))
     values["decision"] = json.loads(values.get("decision", "{}"))
     return StoredPosting(**values)
 

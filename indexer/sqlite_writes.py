@@ -15,6 +15,7 @@ from indexer.sqlite_schema import (
     INSERT_POSTING,
     SOURCES_SEPARATOR,
     int64_bytes,
+    pack_document,
     to_json,
     to_micros,
 )
@@ -74,7 +75,7 @@ def insert_posting(
         posted_at=to_micros(posting.posted_at),
         sketch=int64_bytes(posting.sketch),
         band_keys=int64_bytes(unique_keys),
-        document=to_json(posting.document),
+        document=pack_document(posting.document),
         decision=to_json(posting.decision),
         duplicate_type=posting.decision.get("duplicate_type"),
     )

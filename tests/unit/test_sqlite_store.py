@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -190,7 +192,7 @@ def test_a_version_2_index_is_migrated_and_keeps_its_candidates(tmp_path: Path) 
         version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     finally:
         conn.close()
-    assert "bands" not in tables and version[0] == "4"
+    assert "bands" not in tables and version[0] == "5"
 
 
 def test_a_failed_batch_leaves_no_key_behind_and_reopening_rebuilds_the_keys(
@@ -229,7 +231,7 @@ def test_expire_gives_pages_back_to_the_file_system_and_drops_key_entries(
                 **{
                     **vars(item),
                     "posted_at": from_micros(to_micros(T0) + n * 60_000_000),
-                    "document": {"description": f"{n} " + "x" * 4000},
+                    "document": {"description": f"{n} " + _random_words(4000, n)},
                 }
             )
             store.apply(WriteSet(upserts=[(item, [n, 1000 + n, 7])]))
@@ -248,6 +250,48 @@ def test_expire_gives_pages_back_to_the_file_system_and_drops_key_entries(
         assert len(store.find_candidates(CandidateQuery([7], "", None, None, None, 50))) == 10
     finally:
         store.close()
+
+
+def _random_words(size: int, seed: int) -> str:
+    """Text that compresses about as badly as an ad (the store compresses documents)."""
+    letters = np.random.default_rng(seed).integers(0, 27, size=size)
+    return "".join("abcdefghijklmnopqrstuvwxyz "[int(k)] for k in letters)
+
+
+def test_documents_are_stored_compressed_and_layout_4_rows_still_read(tmp_path: Path) -> None:
+    """Layout 5 writes documents as zlib-compressed JSON; a layout-4 file's JSON text rows
+    are read as they are, beside the compressed rows written after the upgrade."""
+    path = tmp_path / "index.sqlite3"
+    document = {"title": "Nurse", "description": "Ward 7 " * 200, "extra": {"n": 10**30}}
+    store = SqliteStore(path, PARAMS)
+    try:
+        store.apply(WriteSet(upserts=[(replace(posting("old"), document=document), [1])]))
+    finally:
+        store.close()
+    conn = sqlite3.connect(path)
+    with conn:  # what a layout-4 writer left: the document as JSON text
+        conn.execute("UPDATE postings SET document = ? WHERE id = 'old'", (json.dumps(document),))
+        conn.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+    conn.close()
+
+    store = SqliteStore(path, PARAMS)
+    try:
+        store.apply(WriteSet(upserts=[(replace(posting("new"), document=document), [2])]))
+        for pid in ("old", "new"):
+            found = store.get_posting(pid)
+            assert found is not None and found.document == document
+    finally:
+        store.close()
+    conn = sqlite3.connect(path)
+    try:
+        kinds = dict(conn.execute("SELECT id, typeof(document) FROM postings").fetchall())
+        stored = conn.execute("SELECT length(document) FROM postings WHERE id = 'new'")
+        version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'")
+        assert kinds == {"old": "text", "new": "blob"}
+        assert stored.fetchone()[0] < len(json.dumps(document)) / 10
+        assert version.fetchone()[0] == "5"
+    finally:
+        conn.close()
 
 
 def test_a_stale_key_of_a_deleted_posting_never_finds_the_next_one(tmp_path: Path) -> None:
