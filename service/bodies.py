@@ -12,8 +12,9 @@ from fastapi import Request
 from pydantic import ValidationError
 
 from service.batches import take_body
-from service.errors import ApiError, parse_json_lines, validation_details
+from service.errors import ApiError, parse_json_lines
 from service.schemas import MAX_BATCH, Posting
+from service.validation import validation_details
 
 _NDJSON_TYPES = {"application/x-ndjson", "application/ndjson", "application/jsonl"}
 

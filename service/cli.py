@@ -27,7 +27,6 @@ from tqdm import tqdm
 from classifier.evaluation import format_report, report, score_pairs
 from classifier.model import ClassifierError
 from indexer.store import StatsQuery, StoreError
-from service.errors import validation_details
 from service.factory import ConfigurationError, build_deduplicator, build_scorer
 from service.heap import settle_heap
 from service.preparation import start_worker
@@ -35,6 +34,7 @@ from service.retention import cutoff, parse_moment
 from service.schemas import Posting
 from service.settings import Settings
 from service.stats_tables import write_buckets_csv, write_json, write_overlap_csv
+from service.validation import validation_details
 
 logger = logging.getLogger(__name__)
 

@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from indexer.store import IncompatibleIndex, StoreError, StoreUnavailable
+from service.validation import validation_details
 
 logger = logging.getLogger(__name__)
 
@@ -48,31 +49,6 @@ def error_response(
     """Build the one JSON error shape."""
     body = {"error": {"code": code, "message": message, "details": list(details)}}
     return JSONResponse(status_code=status, content=body, headers=headers)
-
-
-def field_path(loc: Sequence[int | str]) -> str:
-    """("body", 3, "title") → "[3].title"; ("query", "min_size") → "min_size"."""
-    parts = list(loc[1:]) if loc and loc[0] in ("body", "query", "path", "header") else list(loc)
-    out = ""
-    for part in parts:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
-    return out or "body"
-
-
-def validation_details(errors: Sequence[Any], prefix: str = "") -> list[dict[str, Any]]:
-    """Pydantic/FastAPI error dicts → [{"field", "reason"}], optionally under `prefix`."""
-    details = []
-    for err in errors:
-        path = field_path(tuple(err.get("loc", ())))
-        if prefix:
-            path = (
-                prefix if path == "body" else f"{prefix}{'' if path.startswith('[') else '.'}{path}"
-            )
-        details.append({"field": path, "reason": str(err.get("msg", "invalid"))})
-    return details
 
 
 def install_error_handlers(app: FastAPI) -> None:

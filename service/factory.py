@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from classifier.model import DEFAULT_MODEL_DIR, MEMO_BYTES_PER_TOKEN, load_model
 from classifier.scoring import OverlapScorer, PairScorer
-from indexer.elastic import ElasticStore
-from indexer.elastic_client import EngineClient, Transport
-from indexer.elastic_transports import connect_elasticsearch, connect_opensearch
 from indexer.sqlite import open_sqlite_store
 from indexer.store import IndexStore
 from service.decisions import PipelineConfig
@@ -35,7 +32,15 @@ def build_store(settings: Settings, create: bool = True) -> IndexStore:
 
 def _search_engine_store(settings: Settings, create: bool) -> IndexStore:
     """The search-engine adapter through the engine's own client, its indices named after
-    `search_index` (created on first use unless `create` is False)."""
+    `search_index` (created on first use unless `create` is False). The engine modules are
+    imported here: their clients cost 0.5 s of every embedded-index start-up otherwise."""
+    from indexer.elastic import ElasticStore
+    from indexer.elastic_client import EngineClient, Transport
+    from indexer.elastic_transports import (
+        connect_elasticsearch,
+        connect_opensearch,
+    )
+
     if not settings.search_url:
         raise ConfigurationError(
             f"JOBDEDUP_BACKEND={settings.backend} needs JOBDEDUP_SEARCH_URL "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import unicodedata
 
 import pytest
@@ -9,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from indexer.text import (
+    SCANNED_PLANES,
     block_key,
     clean,
     fold_accents,
@@ -330,3 +332,14 @@ _PIECES = st.text(
 @given(_PIECES, _PIECES)
 def test_tokens_of_a_concatenation_are_the_concatenated_tokens(left: str, right: str) -> None:
     assert tokenize(f"{left} {right}") == tokenize(left) + tokenize(right)
+
+
+def test_the_planes_left_unscanned_hold_no_character_the_tables_map() -> None:
+    """`_Tables` reads planes 0-3 and 14 only: every other code point must be unassigned or
+    private use, or the cleaning tables would miss it (a newer Unicode database could assign
+    one: then `SCANNED_PLANES` must grow)."""
+    inside = {c for start, stop in SCANNED_PLANES for c in range(start, stop)}
+    categories = {
+        unicodedata.category(chr(c)) for c in range(sys.maxunicode + 1) if c not in inside
+    }
+    assert categories <= {"Cn", "Co"}
