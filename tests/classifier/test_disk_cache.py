@@ -1,4 +1,4 @@
-"""The disk cache of start-up objects (`classifier.disk_cache`) and the gazetteer through it."""
+"""The disk cache of start-up objects (`indexer.disk_cache`) and the gazetteer through it."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from classifier import disk_cache, gazetteer
+from classifier import gazetteer
 from classifier.gazetteer_data import build
+from indexer import disk_cache
 
 
 @pytest.fixture

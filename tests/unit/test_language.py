@@ -6,10 +6,12 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
 import indexer.language as language
+from indexer.disk_cache import CACHE_DIR_ENV
 from indexer.language import (
     CANDIDATE_LANGUAGES,
     NO_SPACE_SCRIPT,
@@ -121,8 +123,12 @@ def test_detect_language_strips_html() -> None:
     assert detect_language(html) == "fr"
 
 
-def test_identifier_is_built_once_when_threads_race(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_identifier_is_built_once_when_threads_race(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from py3langid.langid import LanguageIdentifier
+
+    monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path))  # an empty cache: the model is built
 
     loads: list[str] = []
     real_load = LanguageIdentifier.from_model_file
@@ -235,3 +241,19 @@ def test_tokenize_keeps_greek_words_whole_and_folds_tonos_and_final_sigma() -> N
     assert tokenize("Μηχανικός") == ["μηχανικοσ"]
     assert tokenize("ΜΗΧΑΝΙΚΟΣ") == tokenize("μηχανικός")
     assert tokenize("Μηχανικός Ποιότητας, Αθήνα") == ["μηχανικοσ", "ποιοτητασ", "αθηνα"]
+
+
+def test_the_model_read_from_the_disk_cache_answers_as_the_one_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The restricted model is pickled after its first build (`indexer.disk_cache`); the copy
+    read back by the next process must give the same languages and probabilities."""
+    monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path))
+    built = language._load_identifier()
+    monkeypatch.setattr(language, "_identifier", None)
+    first = language._get_identifier()  # built again and written
+    monkeypatch.setattr(language, "_identifier", None)
+    second = language._get_identifier()  # read from the file
+    assert [p.name.split("-")[0] for p in tmp_path.iterdir()] == ["language"]
+    for text in ADS.values():
+        assert second.classify(text) == first.classify(text) == built.classify(text)
