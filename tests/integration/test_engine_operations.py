@@ -6,14 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from indexer import elastic_setup
+from indexer import elastic_setup, elastic_transports
 from indexer.elastic import ElasticStore
 from indexer.elastic_bodies import postings_mappings
 from indexer.elastic_client import EngineClient
 from indexer.elastic_transports import connect_elasticsearch
 from indexer.minhash import SketchParams
 from indexer.store import CandidateQuery, ClusterFilter, StoreError, StoreUnavailable
-from service import factory
 from service.factory import ConfigurationError, build_store
 from service.settings import Settings
 from tests.integration.compat import OpenSearchCompatNode
@@ -29,7 +28,8 @@ def test_factory_opens_the_configured_engine(
         def with_compat_node(url: str, timeout: float) -> object:
             return connect_elasticsearch(url, timeout, node_class=OpenSearchCompatNode)
 
-        monkeypatch.setattr(factory, "connect_elasticsearch", with_compat_node)
+        # the factory imports the engine modules when an engine is configured
+        monkeypatch.setattr(elastic_transports, "connect_elasticsearch", with_compat_node)
     settings = Settings(data_dir=tmp_path, backend=engine, search_url=url, search_index=prefix)
     with pytest.raises(StoreUnavailable, match="no index"):
         build_store(settings, create=False)  # a reader never creates an empty index
