@@ -63,7 +63,11 @@ def cached(name: str, key: str, build: Callable[[], T]) -> T:
 
     Older files of the same `name` are removed once the new one is written, so the directory
     holds one file per name."""
-    directory = cache_dir()
+    try:
+        directory = cache_dir()
+    except RuntimeError as exc:  # no home directory to put it in (Path.home())
+        logger.info("no cache directory (%s): %s built at every start", exc, name)
+        return build()
     path = directory / f"{name}-{key}.pickle"
     try:
         with path.open("rb") as file:

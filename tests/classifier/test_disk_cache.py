@@ -78,3 +78,13 @@ def test_the_cached_gazetteer_is_the_built_one(cache_dir: Path) -> None:
     assert second is not first
     assert vars(second) == vars(fresh) == vars(first)
     assert gazetteer.resolve("Bordeaux, Gironde") is not None
+
+
+def test_without_a_home_directory_the_object_is_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.delenv(disk_cache.CACHE_DIR_ENV, raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    assert disk_cache.cached("thing", "k1", lambda: "built") == "built"
