@@ -128,28 +128,21 @@ def main() -> None:
         _reopen(Settings(data_dir=Path(tmp)))
 
 
-def _current_rss_mb() -> float:
-    with open("/proc/self/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024.0
-    return float("nan")
-
-
 def _reopen(settings: Any) -> None:
     """Start-up on the index just written: open the store and build its in-memory key index
     (the first candidate search does), timed, with the resident memory that adds."""
+    from bench.memory import resident_mb
     from indexer.store import CandidateQuery
     from service.factory import build_store
 
-    before = _current_rss_mb()
+    before = resident_mb()[0]
     started = time.perf_counter()
     store = build_store(settings)
     store.find_candidates(CandidateQuery([0], "", None, None, None, 1))
     elapsed = time.perf_counter() - started
     print(
         f"store re-opened and its key index built: {elapsed:.2f} s,"
-        f" resident memory +{_current_rss_mb() - before:.0f} MB"
+        f" resident memory +{resident_mb()[0] - before:.0f} MB"
     )
     store.close()
 

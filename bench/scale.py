@@ -9,9 +9,10 @@ posting at 200k indexed <= 1.5x its value at 10k.
 Postings are generated from real NHS ads by `bench.growth.generated` (800 a day, every
 seventh a re-post). The index is filled through the real pipeline (`Deduplicator.dedup_stream`:
 boilerplate statistics, candidates, clusters, groups of 256 per commit) but with the overlap
-scorer (`JOBDEDUP_SCORER=overlap`), which needs no field extraction: filling 200k postings
-with the classifier takes over an hour on two cores, because the time window fills and
-candidates per posting grow. The measurements themselves use the shipped classifier.
+scorer (`JOBDEDUP_SCORER=overlap`), which needs no field extraction: at the 44-54 postings/s
+the classifier's probes ran from 50k on, filling 200k postings with it would take about an
+hour on two cores, against 12 minutes with the overlap scorer (713 s in the README run).
+The measurements themselves use the shipped classifier.
 
 At each checkpoint the filled directory is copied, and a fresh process (spawned, as a user's
 restart) opens the copy: start-up is building the store and the scorer and the first
@@ -41,6 +42,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.growth import generated  # noqa: E402
+from bench.memory import resident_mb  # noqa: E402
 
 
 @dataclass
@@ -56,17 +58,6 @@ class Probe:
     p99_ms: float
     candidates: float
     peak_rss_mb: float
-
-
-def _rss_mb(field: str = "VmRSS") -> float:
-    """This process's resident memory (`VmRSS`) or its peak (`VmHWM`). Not getrusage's
-    ru_maxrss: Linux keeps it across exec, so a spawned child reports at least the RSS of
-    the parent it was forked from (here the parent holding every generated posting)."""
-    with open("/proc/self/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith(f"{field}:"):
-                return int(line.split()[1]) / 1024.0
-    return float("nan")
 
 
 def _fill(data_dir: str, rows: list[dict[str, Any]], workers: int) -> None:
@@ -101,7 +92,7 @@ def _probe(data_dir: str, indexed: int, rows: list[dict[str, Any]], workers: int
     dedup.store.find_candidates(CandidateQuery([0], "", None, None, None, 1))
     settle_heap()
     startup = time.perf_counter() - started
-    rss_started = _rss_mb()
+    rss_started = resident_mb()[0]
     stats = dedup.store.stats()
     postings = [Posting.model_validate(row) for row in rows]
     pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn")) if workers else None
@@ -127,7 +118,7 @@ def _probe(data_dir: str, indexed: int, rows: list[dict[str, Any]], workers: int
         p50_ms=float(np.percentile(ms, 50)),
         p99_ms=float(np.percentile(ms, 99)),
         candidates=candidates / len(rows),
-        peak_rss_mb=_rss_mb("VmHWM"),
+        peak_rss_mb=resident_mb()[1],
     )
 
 

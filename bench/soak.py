@@ -36,22 +36,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.load import concurrent_calls  # noqa: E402
+from bench.memory import resident_mb  # noqa: E402
 from bench.nhs import SHARED, nhs_postings  # noqa: E402
 from tests.processes import cli_env, start_serve  # noqa: E402
 
 GOLD_PAIRS = SHARED / "data" / "gold-dev" / "pairs.jsonl"
 MAX_BATCH_BYTES = 64_000_000  # the service's default `max_batch_bytes`
 HELD_OUT = 1000  # NHS ads never indexed: the dry runs' queries
-
-
-def _status(pid: int) -> tuple[int, int]:
-    """(VmRSS, VmHWM) of `pid`, in MB."""
-    values = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
-            values[key] = int(value.split()[0]) // 1024
-    return values["VmRSS"], values["VmHWM"]
 
 
 def _reset_peak(pid: int) -> None:
@@ -99,7 +90,7 @@ class Sampler:
             self.sample()
 
     def sample(self) -> int:
-        rss = _status(self.pid)[0]
+        rss = int(resident_mb(self.pid)[0])
         with self._lock:
             self.samples.append((time.perf_counter() - self._origin, self.done, rss))
         return rss
@@ -119,7 +110,7 @@ class Sampler:
         requests, errors = run()
         seconds = time.perf_counter() - started
         end = self.sample()
-        peak = max([end, _status(self.pid)[1], *(s[2] for s in self.samples[first:])])
+        peak = max([end, int(resident_mb(self.pid)[1]), *(s[2] for s in self.samples[first:])])
         return Phase(name, requests, seconds, start, end, peak, errors)
 
 
