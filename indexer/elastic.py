@@ -569,6 +569,9 @@ class ElasticStore:
         keys = [unit_key(scope, unit) for scope, unit in units]
         workspace.prefetch(postings=posting_ids, clusters=named, aliases=named, units=keys)
 
+    def prepare_searches(self, since: datetime | None) -> None:
+        """Nothing to load: the engine holds the index."""
+
     def search_ahead(self, queries: Sequence[CandidateQuery]) -> None:
         """Start a group's candidate searches as one `_msearch`, followed by one multi-get of
         every hit's document (clusters are read once claimed, not ahead), on a background

@@ -14,6 +14,7 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
 from datetime import datetime
@@ -114,9 +115,12 @@ class SqliteStore:
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         # Before WAL initialises a new file (later, and on existing files, a no-op): retention
-        # gives freed pages back to the file system (`expire`).
-        conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
-        conn.execute("PRAGMA journal_mode = WAL")
+        # gives freed pages back to the file system (`expire`). Skipped on a file already in
+        # WAL: setting it waits for the write lock, which a batch in this process may hold
+        # while a connection opened for the key index reads (`_searchable`).
+        if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
+            conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_CHECKPOINT_PAGES}")
@@ -125,7 +129,7 @@ class SqliteStore:
     @contextmanager
     def _connection(self, what: str) -> Iterator[sqlite3.Connection]:
         """Lend a pooled connection for one operation and translate sqlite3 errors, so
-        callers only ever see `StoreError`.
+        callers only ever see `StoreError`; inside this thread's `batch`, its connection.
 
         A pool rather than one connection per thread: FastAPI's worker threads come and go,
         and per-thread connections would pile up; a connection per operation lets WAL
@@ -136,6 +140,12 @@ class SqliteStore:
             with self._translated(what):
                 yield batch_conn
             return
+        with self._pooled(what) as conn:
+            yield conn
+
+    @contextmanager
+    def _pooled(self, what: str) -> Iterator[sqlite3.Connection]:
+        """A pooled connection even inside a batch: it reads the last committed state."""
         with self._translated(what):
             with self._pool_lock:
                 if self._closed:
@@ -290,15 +300,36 @@ class SqliteStore:
                 self._bands.commit()
 
     def _band_index(self, conn: sqlite3.Connection) -> BandIndex:
-        """The in-memory key index (`indexer.band_index`), built from the stored postings'
-        key blobs on first use. Called under the writer lock, before any write of the open
-        transaction, so what it reads is the committed index."""
+        """The in-memory key index (`indexer.band_index`), created empty on first use (its
+        postings are loaded by `_searchable`). Called under the writer lock, before any
+        write of the open transaction, so the largest rid it reads is a committed one."""
         if self._bands is None:
             max_rid = conn.execute("SELECT COALESCE(MAX(rid), 0) FROM postings").fetchone()[0]
-            rows = conn.execute("SELECT rid, posted_at, band_keys FROM postings")
-            self._bands = BandIndex.build(rows, int(max_rid))
-            logger.info("key index of %s built: %d entries", self._path, self._bands.entries)
+            self._bands = BandIndex(int(max_rid))
         return self._bands
+
+    def _searchable(self, conn: sqlite3.Connection, since: int) -> BandIndex:
+        """The key index with every posting posted from `since` on loaded. Under the writer
+        lock; the rows come from the committed file (`_pooled`), also inside a batch."""
+        bands = self._band_index(conn)
+        missing = bands.unloaded(since)
+        if missing is not None:
+            began = time.perf_counter()
+            with self._pooled("load the key index") as reader:
+                rows = reader.execute(
+                    "SELECT rid, posted_at, band_keys FROM postings"
+                    " WHERE posted_at >= ? AND posted_at < ?",
+                    missing,
+                )
+                loaded = bands.load(rows, since)
+            logger.info(
+                "key index of %s: %d postings loaded in %.2f s, %d entries held",
+                self._path,
+                loaded,
+                time.perf_counter() - began,
+                bands.entries,
+            )
+        return bands
 
     # -- reads ----------------------------------------------------------------------------
 
@@ -327,6 +358,11 @@ class SqliteStore:
         """Nothing: no other process writes this data directory."""
         return [[] for _ in queries]
 
+    def prepare_searches(self, since: datetime | None) -> None:
+        """Load the key index from `since` on (what the first search would load)."""
+        with self._lock, self._connection("load the key index") as conn:
+            self._searchable(conn, MIN_TS if since is None else to_micros(since))
+
     def get_posting(self, posting_id: str) -> StoredPosting | None:
         """The posting with this id, or None."""
         rows = self._rows("get posting", f"{SELECT_POSTING} WHERE p.id = ?", (posting_id,))
@@ -345,7 +381,7 @@ class SqliteStore:
         since = MIN_TS if query.since is None else to_micros(query.since)
         until = MAX_TS if query.until is None else to_micros(query.until)
         with self._lock, self._connection("find candidates") as conn:
-            hits = self._band_index(conn).find(query.band_keys, since, until)
+            hits = self._searchable(conn, since).find(query.band_keys, since, until)
             found = dict(
                 zip(
                     hits.rids.tolist(),

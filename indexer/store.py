@@ -403,6 +403,12 @@ class IndexStore(Protocol):
         that the group's own writes could change, is made live. Answers never change."""
         ...
 
+    def prepare_searches(self, since: datetime | None) -> None:
+        """Hint at start-up: candidate searches are about to cover postings from `since` on
+        (None: all). A store that keeps a structure in memory for them loads it now, so the
+        first request does not pay for it. Answers never change."""
+        ...
+
     def get_posting(self, posting_id: str) -> StoredPosting | None:
         """The posting with this id, or None."""
         ...

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -304,5 +304,56 @@ def test_a_stale_key_of_a_deleted_posting_never_finds_the_next_one(tmp_path: Pat
         store.apply(WriteSet(upserts=[(posting("second"), [6])]))
         assert store.find_candidates(_keys_query([5])) == []
         assert [p.id for p in store.find_candidates(_keys_query([6]))] == ["second"]
+    finally:
+        store.close()
+
+
+def _daily(tmp_path: Path, days: int) -> Path:
+    """An index of one posting a day from T0, each with key 7 and a key of its own."""
+    path = tmp_path / "index.sqlite3"
+    store = SqliteStore(path, PARAMS)
+    try:
+        for day in range(days):
+            item = replace(
+                posting(f"d{day}", cluster=f"c{day}"), posted_at=T0 + timedelta(days=day)
+            )
+            store.apply(WriteSet(upserts=[(item, [7, 100 + day])]))
+    finally:
+        store.close()
+    return path
+
+
+def _window(keys: list[int], first_day: int, limit: int = 20) -> CandidateQuery:
+    return CandidateQuery(keys, "", T0 + timedelta(days=first_day), None, None, limit)
+
+
+def test_the_key_index_loads_the_searched_window_and_older_ones_when_asked(
+    tmp_path: Path,
+) -> None:
+    """A reopened store reads only the postings of the window searched, and an older window
+    later, without counting twice a posting written in between."""
+    store = SqliteStore(_daily(tmp_path, 10), PARAMS)
+    try:
+        assert [p.id for p in store.find_candidates(_window([7], 8))] == ["d8", "d9"]
+        assert store._bands is not None and store._bands.entries == 4  # 2 postings, 2 keys
+        new = replace(posting("n", cluster="cn"), posted_at=T0 + timedelta(days=1))
+        store.apply(WriteSet(upserts=[(new, [7, 101])]))
+        found = [p.id for p in store.find_candidates(_window([7, 101], 0))]
+        assert found == ["d1", "n", "d0", *(f"d{day}" for day in range(2, 10))]
+        assert store._bands.entries == 22
+    finally:
+        store.close()
+
+
+def test_a_rolled_back_batch_keeps_a_deleted_posting_loaded_during_it(tmp_path: Path) -> None:
+    """The batch deletes a posting the index has not loaded, then a search loads its window:
+    the rows come from the committed file, so the rollback finds the posting again."""
+    store = SqliteStore(_daily(tmp_path, 3), PARAMS)
+    try:
+        with pytest.raises(RuntimeError), store.batch():
+            store.apply(WriteSet(deletions=["d0"]))
+            assert [p.id for p in store.find_candidates(_window([7], 0))] == ["d1", "d2"]
+            raise RuntimeError("the group fails before its commit")
+        assert [p.id for p in store.find_candidates(_window([7], 0))] == ["d0", "d1", "d2"]
     finally:
         store.close()
