@@ -115,6 +115,10 @@ class BandIndex:
         """(key, rid) entries held, dead ones included until a merge drops them."""
         return sum(len(k) for k, _ in self._runs)
 
+    def allocate_rid_preview(self) -> int:
+        """The rid `allocate_rid` would hand out next (nothing is allocated)."""
+        return self._next_rid
+
     def allocate_rid(self) -> int:
         """A rid above every rid of the table the index was built from and every rid handed
         out since (every insert of the one writer goes through here), so never reused."""

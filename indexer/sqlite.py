@@ -15,7 +15,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
@@ -24,6 +24,7 @@ from typing import Any
 from indexer.band_index import BandIndex
 from indexer.datadir_lock import DataDirLock
 from indexer.minhash import SketchParams
+from indexer.sqlite_documents import DocumentCodec
 from indexer.sqlite_review import HAS_TITLE, cluster_summaries, feedback_labels, review_pairs
 from indexer.sqlite_schema import (
     BATCH,
@@ -94,9 +95,11 @@ class SqliteStore:
         self._idle: list[sqlite3.Connection] = []
         self._closed = False
         self._bands: BandIndex | None = None  # built on first need (writers only need it)
+        self._codec = DocumentCodec()
         try:
             with self._connection("open index") as conn:
                 self._initialise(conn)
+                self._codec.load(conn)
         except BaseException:
             self.close()
             raise
@@ -282,6 +285,7 @@ class SqliteStore:
             yield
             return
         with self._lock:
+            self._new_dictionary_if_due()
             try:
                 with (
                     self._connection("batch") as conn,
@@ -298,6 +302,21 @@ class SqliteStore:
                 raise
             if self._bands is not None:
                 self._bands.commit()
+
+    def _new_dictionary_if_due(self) -> None:
+        """Sample a new document dictionary when enough postings were written since the last
+        (`indexer.sqlite_documents`). Under the writer lock, outside any write transaction:
+        the dictionary is committed before a row uses it."""
+        with self._connection("sample a document dictionary") as conn:
+            next_rid = self._band_index(conn).allocate_rid_preview()
+            if self._codec.wants_dictionary(next_rid):
+                began = time.perf_counter()
+                self._codec.build(conn, next_rid)
+                logger.info(
+                    "document dictionary of %s sampled in %.2f s",
+                    self._path,
+                    time.perf_counter() - began,
+                )
 
     def _band_index(self, conn: sqlite3.Connection) -> BandIndex:
         """The in-memory key index (`indexer.band_index`), created empty on first use (its
@@ -365,8 +384,15 @@ class SqliteStore:
 
     def get_posting(self, posting_id: str) -> StoredPosting | None:
         """The posting with this id, or None."""
-        rows = self._rows("get posting", f"{SELECT_POSTING} WHERE p.id = ?", (posting_id,))
-        return row_to_posting(rows[0]) if rows else None
+        with self._connection("get posting") as conn:
+            row = conn.execute(f"{SELECT_POSTING} WHERE p.id = ?", (posting_id,)).fetchone()
+            return None if row is None else row_to_posting(row, self._unpacker(conn))
+
+    def _unpacker(
+        self, conn: sqlite3.Connection
+    ) -> Callable[[bytes], tuple[dict[str, Any], dict[str, Any]]]:
+        """`row_to_posting`'s reader of layout-6 document bodies, on this connection."""
+        return lambda body: self._codec.unpack(conn, body)
 
     def find_candidates(self, query: CandidateQuery) -> list[StoredPosting]:
         """Postings sharing a band key or the block key within the window, best first.
@@ -613,7 +639,7 @@ class SqliteStore:
         """Pairs for the review queue (see the port), read in one snapshot: the decisions'
         scores through json_extract (one scan of `postings`), the merges from `merges`."""
         with self._connection("read review pairs") as conn, self._transaction(conn, "BEGIN"):
-            return review_pairs(conn, threshold, margin, limit)
+            return review_pairs(conn, threshold, margin, limit, self._unpacker(conn))
 
     # -- writes ---------------------------------------------------------------------------
 
@@ -628,6 +654,8 @@ class SqliteStore:
                 )
         in_batch = getattr(self._local, "batch", None) is not None
         with self._lock:
+            if not in_batch:
+                self._new_dictionary_if_due()
             bands: BandIndex | None = None
             mark = 0
             try:
@@ -677,8 +705,7 @@ class SqliteStore:
                     self._bands.compact()
         return deleted
 
-    @staticmethod
-    def _write(conn: sqlite3.Connection, bands: BandIndex, changes: WriteSet) -> None:
+    def _write(self, conn: sqlite3.Connection, bands: BandIndex, changes: WriteSet) -> None:
         touched: set[str] = set()
         for posting_id in changes.deletions:
             touched.update(remove_posting(conn, bands, posting_id))
@@ -686,7 +713,7 @@ class SqliteStore:
             touched.add(merge_clusters(conn, merge.absorbed, merge.survivor, merge.posting_id))
         for posting, keys in changes.upserts:
             touched.update(remove_posting(conn, bands, posting.id))
-            touched.add(insert_posting(conn, bands, posting, keys))
+            touched.add(insert_posting(conn, bands, self._codec, posting, keys))
         for cluster_id in sorted(touched):
             refresh_cluster(conn, cluster_id)
         if changes.unit_observations:

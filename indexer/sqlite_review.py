@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -18,18 +18,25 @@ from indexer.store import ClusterSummary, ReviewPair, ReviewReason, ReviewSide
 
 _SIDE = "p.id, p.title, p.company, p.source, p.cluster_id, p.posted_at"
 
-# json_extract reads the score out of every scored decision: one scan of `postings` (48 ms
-# over the 14,842 NHS ads), cheaper than any layout change for a page a person opens.
+# One scan of `postings` for the scores (48 ms over the 14,842 NHS ads when they were read
+# with json_extract), cheaper than an index for a page a person opens. Rows written before
+# layout 6 have no `score`: json_extract reads it out of their decision.
+_SCORE = (
+    "COALESCE(score, CASE WHEN typeof(decision) = 'text' AND decision != ''"
+    " THEN json_extract(decision, '$.score') END)"
+)
 _NEAR_THRESHOLD = f"""
-SELECT {_SIDE}, p.decision FROM (
-    SELECT rid, abs(json_extract(decision, '$.score') - ?1) AS distance, id FROM postings
-    WHERE abs(json_extract(decision, '$.score') - ?1) <= ?2
+SELECT {_SIDE}, p.decision, d.body FROM (
+    SELECT rid, abs({_SCORE} - ?1) AS distance, id FROM postings
+    WHERE abs({_SCORE} - ?1) <= ?2
     ORDER BY distance, id LIMIT ?3
-) t JOIN postings p ON p.rid = t.rid ORDER BY t.distance, t.id
+) t JOIN postings p ON p.rid = t.rid LEFT JOIN documents d ON d.rid = p.rid
+ORDER BY t.distance, t.id
 """
 
 _MERGES = f"""
-SELECT m.absorbed, {_SIDE}, p.decision FROM merges m JOIN postings p ON p.id = m.posting_id
+SELECT m.absorbed, {_SIDE}, p.decision, d.body FROM merges m
+JOIN postings p ON p.id = m.posting_id LEFT JOIN documents d ON d.rid = p.rid
 ORDER BY m.at DESC, m.rowid DESC LIMIT ?1
 """
 
@@ -71,9 +78,14 @@ def _sides(conn: sqlite3.Connection, ids: Sequence[str]) -> dict[str, ReviewSide
 
 
 def review_pairs(
-    conn: sqlite3.Connection, threshold: float, margin: float, limit: int
+    conn: sqlite3.Connection,
+    threshold: float,
+    margin: float,
+    limit: int,
+    unpack: Callable[[bytes], tuple[dict[str, Any], dict[str, Any]]],
 ) -> list[ReviewPair]:
-    """`IndexStore.review_pairs` over one read snapshot (the caller's transaction)."""
+    """`IndexStore.review_pairs` over one read snapshot (the caller's transaction); `unpack`
+    reads a layout-6 document body (`indexer.sqlite_documents`)."""
     if limit <= 0:
         return []
     found: list[tuple[sqlite3.Row, str | None, ReviewReason]] = [
@@ -85,7 +97,9 @@ def review_pairs(
     ]
     picked: list[tuple[ReviewSide, str, float, ReviewReason]] = []
     for row, absorbed, reason in found:
-        decision: dict[str, Any] = json.loads(row["decision"])
+        decision: dict[str, Any] = (
+            json.loads(row["decision"]) if row["body"] is None else unpack(row["body"])[1]
+        )
         best = best_candidate(decision, absorbed)
         if best is not None:
             picked.append((_side(row), best[0], best[1], reason))

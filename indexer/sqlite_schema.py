@@ -15,7 +15,7 @@ import json
 import logging
 import sqlite3
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import fields
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -41,8 +41,12 @@ Band-key rows land on random pages, so one ingest group of 256 postings dirties 
 pages and the default checkpointed at nearly every commit: at 10,000 the COMMIT share of
 ingest fell from 0.20 to 0.10 ms per posting (5,000 NHS ads). The WAL file grows to ~40 MB."""
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """Version of the embedded layout (the engine's is `indexer.store.SCHEMA_VERSION`).
+6: a posting's document and decision go to a `documents` row of their own, compressed with
+   a dictionary sampled from the index (`indexer.sqlite_documents`), and its score to
+   `postings.score` (what the review queue reads); rows written before keep theirs in
+   `postings.document` and `postings.decision` and read as before.
 5: `postings.document` written as zlib-compressed JSON (`pack_document`); rows written
    before stay JSON text and read as before, so opening a layout-4 file converts nothing.
 4: duplicate statistics: `postings.canonical` (kept by `refresh_cluster`) and
@@ -53,7 +57,15 @@ SCHEMA_VERSION = 5
    `postings(posted_at)` for retention (`expire`); new files use incremental auto-vacuum.
 2: boilerplate unit statistics (`unit_witnesses`)."""
 
-SCHEMA = """
+DOCUMENT_TABLES = """
+CREATE TABLE documents (rid INTEGER PRIMARY KEY, body BLOB NOT NULL);
+CREATE TABLE dictionaries (
+    id INTEGER PRIMARY KEY, from_rid INTEGER NOT NULL, bytes BLOB NOT NULL);
+"""
+"""Layout 6's tables (`indexer.sqlite_documents`): one body per posting, by its rid."""
+
+SCHEMA = (
+    """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE postings (
     rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, posted_at INTEGER NOT NULL,
@@ -62,7 +74,7 @@ CREATE TABLE postings (
     title TEXT NOT NULL, content_hash TEXT NOT NULL, shingle_count INTEGER NOT NULL,
     canonical INTEGER NOT NULL DEFAULT 0, duplicate_type TEXT,
     band_keys BLOB NOT NULL, sketch BLOB NOT NULL, document TEXT NOT NULL,
-    decision TEXT NOT NULL);
+    decision TEXT NOT NULL, score REAL);
 CREATE INDEX postings_block ON postings(block_key, posted_at);
 CREATE INDEX postings_cluster ON postings(cluster_id, posted_at, id);
 CREATE INDEX postings_posted ON postings(posted_at);
@@ -82,11 +94,17 @@ CREATE TABLE merges (
     absorbed TEXT NOT NULL, survivor TEXT NOT NULL, posting_id TEXT NOT NULL,
     at INTEGER NOT NULL);
 """
+    + DOCUMENT_TABLES
+)
 # Small columns come first in `postings`: SQLite reads a row's columns in order, and the
 # sketch and document usually spill onto overflow pages that most queries never need.
 
 FIELDS = [f.name for f in fields(StoredPosting)]
-SELECT_POSTING = "SELECT " + ", ".join(f"p.{name}" for name in FIELDS) + " FROM postings p"
+SELECT_POSTING = (
+    "SELECT "
+    + ", ".join(f"p.{name}" for name in FIELDS)
+    + ", d.body FROM postings p LEFT JOIN documents d ON d.rid = p.rid"
+)
 # Candidates skip the JSON columns: decoding them was a third of the time per posting.
 SELECT_LIGHT = (
     "SELECT "
@@ -95,9 +113,10 @@ SELECT_LIGHT = (
 )
 SELECT_CANDIDATE = SELECT_LIGHT.replace("SELECT ", "SELECT p.rid, ", 1)
 INSERT_POSTING = (
-    f"INSERT INTO postings (rid, {', '.join(FIELDS)}, band_keys, duplicate_type, canonical)"
+    f"INSERT INTO postings (rid, {', '.join(FIELDS)}, band_keys, duplicate_type, score,"
+    " canonical)"
     f" VALUES (:rid, {', '.join(':' + name for name in FIELDS)}, :band_keys, :duplicate_type,"
-    " NOT EXISTS (SELECT 1 FROM clusters WHERE id = :cluster_id))"
+    " :score, NOT EXISTS (SELECT 1 FROM clusters WHERE id = :cluster_id))"
 )
 """The `canonical` flag is guessed at insert (the first posting of a new cluster is its
 canonical), so `refresh_cluster` rarely flips it: each flip rewrites the statistics counts
@@ -109,18 +128,21 @@ STATS_LAYOUT = [*STATS_TABLES, *STATS_TRIGGERS]
 """Statements of the statistics layout (`indexer.sqlite_stats`), run after `SCHEMA`."""
 
 
-MIGRATES_FROM = ("2", "3", "4")
+MIGRATES_FROM = ("2", "3", "4", "5")
 """Stored layout versions `migrate_from_previous` brings to `SCHEMA_VERSION`."""
 
 
 def migrate_from_previous(conn: sqlite3.Connection, path: object, version: int = 2) -> None:
-    """Bring a version-2, -3 or -4 index to the current layout inside the caller's transaction.
+    """Bring a version-2 to -5 index to the current layout inside the caller's transaction.
     2 -> 3: the per-key `bands` rows are dropped (every posting row already holds its keys).
     The file keeps the freed pages for later writes (a file created before layout 3 has no
     incremental auto-vacuum: `VACUUM` gives its free pages back to the file system).
     3 -> 4: the statistics columns are added and filled from what is stored (types from the
     decisions, canonical flags from the clusters, sources from the members).
-    4 -> 5: nothing to rewrite (`unpack_document` reads both kinds of rows)."""
+    4 -> 5: nothing to rewrite (`unpack_document` reads both kinds of rows).
+    5 -> 6: the `documents` and `dictionaries` tables and `postings.score` are added; the
+    rows written before keep their document, decision and a NULL score (the review queue
+    reads their score out of the decision), so nothing is rewritten."""
     if version <= 2:
         conn.execute("DROP TABLE IF EXISTS bands")
         conn.execute("CREATE INDEX IF NOT EXISTS postings_posted ON postings(posted_at)")
@@ -134,7 +156,8 @@ def migrate_from_previous(conn: sqlite3.Connection, path: object, version: int =
                 conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
         for statement in (
             *STATS_UNTRIGGER,
-            "UPDATE postings SET duplicate_type = json_extract(decision, '$.duplicate_type')",
+            "UPDATE postings SET duplicate_type = json_extract(decision, '$.duplicate_type')"
+            " WHERE typeof(decision) = 'text' AND decision != ''",
             "UPDATE postings SET canonical = id IN (SELECT canonical_id FROM clusters)",
             "UPDATE clusters SET sources = COALESCE((SELECT group_concat(source, char(31))"
             " FROM (SELECT DISTINCT source FROM postings p WHERE p.cluster_id = clusters.id"
@@ -144,6 +167,12 @@ def migrate_from_previous(conn: sqlite3.Connection, path: object, version: int =
             *STATS_TRIGGERS,
         ):
             conn.execute(statement)
+    if version <= 5:
+        if "score" not in {row[1] for row in conn.execute("PRAGMA table_info(postings)")}:
+            conn.execute("ALTER TABLE postings ADD COLUMN score REAL")
+        for statement in DOCUMENT_TABLES.split(";"):
+            if statement.strip():
+                conn.execute(statement.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS"))
     conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
     logger.info("index %s migrated from layout %d to %d", path, version, SCHEMA_VERSION)
 
@@ -167,27 +196,13 @@ def int64_bytes(values: Sequence[int] | Sketch) -> bytes:
     return np.asarray(values, dtype="<i8").tobytes()
 
 
-def to_json(value: dict[str, Any]) -> str:
+def to_json(value: dict[str, Any] | list[Any]) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-DOCUMENT_LEVEL = 6
-"""zlib level of stored documents. The document (the posting as received, ~3.0 KB of JSON
-for an NHS ad) was the largest column; compressed it takes 1.47 KB (level 1: 1.54 KB), at
-~0.09 ms to compress and ~0.02 ms to read back per ad (5,000 NHS ads; README, "Ingest
-speed"). zstd without a dictionary saved no more (1.52 KB at level 3); a trained dictionary
-would ship text of the corpora it was trained on."""
-
-
-def pack_document(value: dict[str, Any]) -> bytes:
-    """A posting's document as stored (layout 5): zlib over its UTF-8 JSON, kept as a BLOB.
-    The standard library's JSON, not orjson: `extra` is stored as received, and orjson
-    refuses integers beyond 64 bits on the way in and reads them back as floats."""
-    return zlib.compress(to_json(value).encode("utf-8"), DOCUMENT_LEVEL)
-
-
 def unpack_document(stored: bytes | str | None) -> dict[str, Any]:
-    """The stored document: compressed (layout 5) or JSON text (rows written before)."""
+    """A document stored in `postings.document` before layout 6: zlib-compressed JSON
+    (layout 5) or JSON text (before)."""
     if stored is None:
         return {}
     if isinstance(stored, bytes):
@@ -196,14 +211,22 @@ def unpack_document(stored: bytes | str | None) -> dict[str, Any]:
     return loaded
 
 
-def row_to_posting(row: sqlite3.Row) -> StoredPosting:
-    """A `postings` row (full, or light without document/decision) as a record."""
+def row_to_posting(
+    row: sqlite3.Row,
+    unpack: Callable[[bytes], tuple[dict[str, Any], dict[str, Any]]] | None = None,
+) -> StoredPosting:
+    """A `postings` row (full, or light without document/decision) as a record. A full row
+    of layout 6 carries its `documents.body`, which `unpack` reads (`DocumentCodec`)."""
     values = dict(zip(row.keys(), row, strict=True))
     values.pop("rid", None)
+    body = values.pop("body", None)
     values["posted_at"] = from_micros(row["posted_at"])
     values["sketch"] = np.frombuffer(row["sketch"], dtype="<i8").astype(np.int64)
-    values["document"] = unpack_document(values.get("document"))
-    values["decision"] = json.loads(values.get("decision", "{}"))
+    if body is not None and unpack is not None:
+        values["document"], values["decision"] = unpack(body)
+    else:
+        values["document"] = unpack_document(values.get("document"))
+        values["decision"] = json.loads(values.get("decision", "{}"))
     return StoredPosting(**values)
 
 

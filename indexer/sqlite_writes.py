@@ -10,26 +10,26 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from indexer.band_index import BandIndex
+from indexer.sqlite_documents import DocumentCodec
 from indexer.sqlite_schema import (
     FIELDS,
     INSERT_POSTING,
     SOURCES_SEPARATOR,
     int64_bytes,
-    pack_document,
-    to_json,
     to_micros,
 )
 from indexer.store import StoredPosting
 
 
 def remove_posting(conn: sqlite3.Connection, bands: BandIndex, posting_id: str) -> list[str]:
-    """Delete a posting (and its keys from the key index); returns its cluster id (to
-    refresh), if any."""
+    """Delete a posting, its stored document and its keys from the key index; returns its
+    cluster id (to refresh), if any."""
     row = conn.execute("SELECT rid, cluster_id FROM postings WHERE id = ?", (posting_id,))
     found = row.fetchone()
     if found is None:
         return []
     conn.execute("DELETE FROM postings WHERE rid = ?", (found[0],))
+    conn.execute("DELETE FROM documents WHERE rid = ?", (found[0],))
     bands.stage_remove(int(found[0]))
     return [found[1]]
 
@@ -61,11 +61,16 @@ def unalias(conn: sqlite3.Connection, cluster_id: str) -> str:
 
 
 def insert_posting(
-    conn: sqlite3.Connection, bands: BandIndex, posting: StoredPosting, keys: Sequence[int]
+    conn: sqlite3.Connection,
+    bands: BandIndex,
+    codec: DocumentCodec,
+    posting: StoredPosting,
+    keys: Sequence[int],
 ) -> str:
-    """Insert a posting, its keys in its row and in the key index; returns the (unaliased)
-    cluster it joined. The rid comes from the key index, which never hands one out twice
-    (SQLite would reuse the largest rowid after a delete)."""
+    """Insert a posting, its keys in its row and in the key index, its document and decision
+    in a `documents` row; returns the (unaliased) cluster it joined. The rid comes from the
+    key index, which never hands one out twice (SQLite would reuse the largest rowid after a
+    delete)."""
     values = {name: getattr(posting, name) for name in FIELDS}
     unique_keys = list(dict.fromkeys(keys))
     rid = bands.allocate_rid()
@@ -75,11 +80,16 @@ def insert_posting(
         posted_at=to_micros(posting.posted_at),
         sketch=int64_bytes(posting.sketch),
         band_keys=int64_bytes(unique_keys),
-        document=pack_document(posting.document),
-        decision=to_json(posting.decision),
+        document="",
+        decision="",
         duplicate_type=posting.decision.get("duplicate_type"),
+        score=posting.decision.get("score"),
     )
     conn.execute(INSERT_POSTING, values)
+    conn.execute(
+        "INSERT INTO documents (rid, body) VALUES (?, ?)",
+        (rid, codec.pack(posting.document, posting.decision)),
+    )
     bands.stage_add(rid, values["posted_at"], unique_keys)
     return str(values["cluster_id"])
 

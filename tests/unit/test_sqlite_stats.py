@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import zlib
 from datetime import datetime
 from pathlib import Path
 
@@ -19,9 +21,22 @@ QUERIES = [
 
 
 def _as_layout_3(path: Path) -> None:
-    """Strip what layout 4 added, leaving the layout-3 tables with their data."""
+    """Strip what layouts 4 to 6 added, leaving the layout-3 tables with their data (the
+    document and decision back in their `postings` columns, as JSON text)."""
     conn = sqlite3.connect(path)
     with conn:
+        for rid, body in conn.execute("SELECT rid, body FROM documents").fetchall():
+            document, decision = json.loads(zlib.decompress(body[2:]))  # no dictionary yet
+            conn.execute(
+                "UPDATE postings SET document = ?, decision = ? WHERE rid = ?",
+                (json.dumps(document), json.dumps(decision), rid),
+            )
+        for statement in (
+            "DROP TABLE documents",
+            "DROP TABLE dictionaries",
+            "ALTER TABLE postings DROP COLUMN score",
+        ):
+            conn.execute(statement)
         for event in ("insert", "delete", "update"):
             conn.execute(f"DROP TRIGGER postings_count_{event}")
         for statement in (
@@ -61,7 +76,7 @@ def test_a_layout_3_index_is_migrated_with_its_statistics(tmp_path: Path) -> Non
         for query in QUERIES:
             assert migrated.duplicate_stats(query) == fresh.duplicate_stats(query)
         version = migrated._rows("v", "SELECT value FROM meta WHERE key = 'schema_version'")
-        assert version[0][0] == str(SCHEMA_VERSION) == "5"
+        assert version[0][0] == str(SCHEMA_VERSION) == "6"
     finally:
         migrated.close()
         fresh.close()

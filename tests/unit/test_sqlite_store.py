@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import zlib
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
+from indexer import sqlite_documents
 from indexer.minhash import SketchParams
 from indexer.sqlite import SqliteStore, open_sqlite_store
 from indexer.sqlite_schema import from_micros, to_micros
@@ -192,7 +195,7 @@ def test_a_version_2_index_is_migrated_and_keeps_its_candidates(tmp_path: Path) 
         version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     finally:
         conn.close()
-    assert "bands" not in tables and version[0] == "5"
+    assert "bands" not in tables and version[0] == "6"
 
 
 def test_a_failed_batch_leaves_no_key_behind_and_reopening_rebuilds_the_keys(
@@ -258,40 +261,126 @@ def _random_words(size: int, seed: int) -> str:
     return "".join("abcdefghijklmnopqrstuvwxyz "[int(k)] for k in letters)
 
 
-def test_documents_are_stored_compressed_and_layout_4_rows_still_read(tmp_path: Path) -> None:
-    """Layout 5 writes documents as zlib-compressed JSON; a layout-4 file's JSON text rows
-    are read as they are, beside the compressed rows written after the upgrade."""
+def test_documents_get_their_own_rows_and_rows_of_layouts_4_and_5_still_read(
+    tmp_path: Path,
+) -> None:
+    """Layout 6 writes document and decision to `documents`; a layout-4 row (JSON text) and
+    a layout-5 row (zlib-compressed document) are read as they are beside it, and the review
+    queue reads the score of every kind of row."""
     path = tmp_path / "index.sqlite3"
     document = {"title": "Nurse", "description": "Ward 7 " * 200, "extra": {"n": 10**30}}
+    decision = {
+        "status": "new",
+        "score": 0.5,
+        "candidates": [{"id": "x", "score": 0.5, "cluster_id": "x"}],
+    }
     store = SqliteStore(path, PARAMS)
     try:
-        store.apply(WriteSet(upserts=[(replace(posting("old"), document=document), [1])]))
+        store.apply(
+            WriteSet(
+                upserts=[
+                    (replace(posting(pid, cluster=pid), document=document, decision=decision), [1])
+                    for pid in ("x", "v4", "v5")
+                ]
+            )
+        )
     finally:
         store.close()
     conn = sqlite3.connect(path)
-    with conn:  # what a layout-4 writer left: the document as JSON text
-        conn.execute("UPDATE postings SET document = ? WHERE id = 'old'", (json.dumps(document),))
-        conn.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+    with conn:  # what layout 4 and layout 5 writers left
+        text = json.dumps(document)
+        for pid, stored in (("v4", text), ("v5", zlib.compress(text.encode()))):
+            conn.execute(
+                "UPDATE postings SET document = ?, decision = ?, score = NULL WHERE id = ?",
+                (stored, json.dumps(decision), pid),
+            )
+            conn.execute(
+                "DELETE FROM documents WHERE rid = (SELECT rid FROM postings WHERE id = ?)", (pid,)
+            )
+        conn.execute("UPDATE meta SET value = '5' WHERE key = 'schema_version'")
     conn.close()
 
     store = SqliteStore(path, PARAMS)
     try:
-        store.apply(WriteSet(upserts=[(replace(posting("new"), document=document), [2])]))
-        for pid in ("old", "new"):
+        new = replace(posting("v6", cluster="v6"), document=document, decision=decision)
+        store.apply(WriteSet(upserts=[(new, [2])]))
+        for pid in ("v4", "v5", "v6"):
             found = store.get_posting(pid)
-            assert found is not None and found.document == document
+            assert found is not None and (found.document, found.decision) == (document, decision)
+        reviewed = store.review_pairs(threshold=0.5, margin=0.01, limit=10)
+        assert sorted(pair.a.id for pair in reviewed) == ["v4", "v5", "v6", "x"]
     finally:
         store.close()
     conn = sqlite3.connect(path)
     try:
-        kinds = dict(conn.execute("SELECT id, typeof(document) FROM postings").fetchall())
-        stored = conn.execute("SELECT length(document) FROM postings WHERE id = 'new'")
+        rows = conn.execute(
+            "SELECT p.id, typeof(p.document), length(d.body) FROM postings p"
+            " LEFT JOIN documents d ON d.rid = p.rid ORDER BY p.id"
+        ).fetchall()
         version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'")
-        assert kinds == {"old": "text", "new": "blob"}
-        assert stored.fetchone()[0] < len(json.dumps(document)) / 10
-        assert version.fetchone()[0] == "5"
+        assert [row[:2] for row in rows] == [
+            ("v4", "text"),
+            ("v5", "blob"),
+            ("v6", "text"),
+            ("x", "text"),
+        ]
+        assert rows[2][2] < len(json.dumps([document, decision])) / 10
+        assert version.fetchone()[0] == "6"
     finally:
         conn.close()
+
+
+def _stored(found: StoredPosting | None) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    assert found is not None
+    return found.id, found.document, found.decision
+
+
+def test_documents_are_compressed_with_a_dictionary_sampled_from_the_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past `FIRST_DICTIONARY_AT` postings a dictionary is sampled and committed, later
+    bodies name it and are smaller, they read back after a reopen, and a second store on the
+    file reads them without having loaded that dictionary."""
+    monkeypatch.setattr(sqlite_documents, "FIRST_DICTIONARY_AT", 20)
+    monkeypatch.setattr(sqlite_documents, "SAMPLE_EVERY", 2)
+    path = tmp_path / "index.sqlite3"
+    intro = "Leeds Teaching Hospitals is one of the largest NHS trusts in the country. " * 3
+
+    def ad(n: int) -> StoredPosting:
+        words = _random_words(600, n)
+        return replace(
+            posting(f"p{n:02d}", cluster=f"c{n}"),
+            document={"description": f"{intro} {words} Apply by {n} May."},
+            decision={"status": "new", "score": None, "candidates": []},
+        )
+
+    store = SqliteStore(path, PARAMS)
+    reader = SqliteStore(path, PARAMS)
+    try:
+        for n in range(40):
+            store.apply(WriteSet(upserts=[(ad(n), [n])]))
+        for side in (store, reader):
+            assert _stored(side.get_posting("p39")) == _stored(ad(39))
+    finally:
+        store.close()
+        reader.close()
+    conn = sqlite3.connect(path)
+    try:
+        dictionaries = conn.execute("SELECT id, from_rid, length(bytes) FROM dictionaries")
+        assert [row[:2] for row in dictionaries.fetchall()] == [(1, 21)]
+        sizes = dict(conn.execute("SELECT rid, length(body) FROM documents").fetchall())
+        headers = dict(conn.execute("SELECT rid, substr(body, 1, 2) FROM documents").fetchall())
+    finally:
+        conn.close()
+    assert {headers[rid] for rid in range(1, 21)} == {b"\x00\x00"}
+    assert {headers[rid] for rid in range(21, 41)} == {b"\x01\x00"}
+    assert sum(sizes[rid] for rid in range(21, 41)) < sum(sizes[rid] for rid in range(1, 21))
+    store = SqliteStore(path, PARAMS)
+    try:
+        for n in range(40):
+            assert _stored(store.get_posting(f"p{n:02d}")) == _stored(ad(n))
+    finally:
+        store.close()
 
 
 def test_a_stale_key_of_a_deleted_posting_never_finds_the_next_one(tmp_path: Path) -> None:
