@@ -76,8 +76,8 @@ _SAMPLES = (
 
 def warm_up(dedup: Deduplicator) -> float:
     """Load the lazy data, score sample pairs through the real path, and let the store load
-    what searches of the current time window need (the embedded key index: 0.7 s at 50,000
-    postings, bench/scale.py); nothing is written. Returns the seconds it took."""
+    what searches of the current time window need (the embedded key index); nothing is
+    written. Returns the seconds it took."""
     started = perf_counter()
     days = dedup.config.window_days
     dedup.store.prepare_searches(datetime.now(UTC) - timedelta(days=days) if days else None)

@@ -3,14 +3,17 @@ models and language data are loaded before the server accepts a connection."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
+from indexer.sqlite_schema import to_micros
 from service.api import create_app
+from service.factory import build_deduplicator
 from service.settings import Settings
-from tests.api.postings import DATA_ENGINEER
+from tests.api.postings import DATA_ENGINEER, DATA_ENGINEER_REPOST, STAFF_NURSE
 
 
 @pytest.mark.sqlite_only
@@ -35,3 +38,32 @@ def test_warming_up_stores_nothing(client: TestClient) -> None:
     # The lifespan scored sample pairs through the real path before the first request.
     assert client.get("/clusters").json()["clusters"] == []
     assert client.post("/dedup", json=DATA_ENGINEER).json()["status"] == "new"
+
+
+@pytest.mark.sqlite_only
+def test_a_restarted_service_loads_the_current_window_of_the_key_index_before_ready(
+    data_dir: Path,
+) -> None:
+    """Warm-up loads the embedded key index for the window around now: a posting of last
+    week is held before the first request, one of three years ago (outside the 60-day
+    window) is not, and a back-filled posting of that time still finds its re-post."""
+    now = datetime.now(UTC)
+    old = {**DATA_ENGINEER, "posted_at": (now - timedelta(days=3 * 365)).isoformat()}
+    recent = {**STAFF_NURSE, "posted_at": (now - timedelta(days=7)).isoformat()}
+    settings = Settings(data_dir=data_dir)
+    with TestClient(create_app(settings)) as client:
+        for body in (old, recent):
+            assert client.post("/dedup", json=body).json()["status"] == "new"
+    dedup = build_deduplicator(settings)
+    with TestClient(create_app(settings, dedup)) as client:
+        assert client.get("/ready").status_code == 200
+        bands = dedup.store._bands  # type: ignore[attr-defined]
+        assert bands is not None and bands.entries > 0  # the recent posting's keys
+        assert bands.unloaded(to_micros(now - timedelta(days=59))) is None
+        assert bands.unloaded(to_micros(now - timedelta(days=3 * 365))) is not None
+        repost = {
+            **DATA_ENGINEER_REPOST,
+            "posted_at": (now - timedelta(days=3 * 365 - 1)).isoformat(),
+        }
+        verdict = client.post("/dedup", json=repost).json()
+        assert verdict["status"] == "duplicate" and verdict["duplicate_of"] == old["id"]
