@@ -30,6 +30,7 @@ def remove_posting(conn: sqlite3.Connection, bands: BandIndex, posting_id: str) 
         return []
     conn.execute("DELETE FROM postings WHERE rid = ?", (found[0],))
     conn.execute("DELETE FROM documents WHERE rid = ?", (found[0],))
+    conn.execute("DELETE FROM posting_keys WHERE rid = ?", (found[0],))
     bands.stage_remove(int(found[0]))
     return [found[1]]
 
@@ -67,10 +68,10 @@ def insert_posting(
     posting: StoredPosting,
     keys: Sequence[int],
 ) -> str:
-    """Insert a posting, its keys in its row and in the key index, its document and decision
-    in a `documents` row; returns the (unaliased) cluster it joined. The rid comes from the
-    key index, which never hands one out twice (SQLite would reuse the largest rowid after a
-    delete)."""
+    """Insert a posting, its keys in a `posting_keys` row and in the key index, its document
+    and decision in a `documents` row; returns the (unaliased) cluster it joined. The rid
+    comes from the key index, which never hands one out twice (SQLite would reuse the
+    largest rowid after a delete)."""
     values = {name: getattr(posting, name) for name in FIELDS}
     unique_keys = list(dict.fromkeys(keys))
     rid = bands.allocate_rid()
@@ -79,7 +80,7 @@ def insert_posting(
         cluster_id=unalias(conn, posting.cluster_id),
         posted_at=to_micros(posting.posted_at),
         sketch=int64_bytes(posting.sketch),
-        band_keys=int64_bytes(unique_keys),
+        band_keys=b"",
         document="",
         decision="",
         duplicate_type=posting.decision.get("duplicate_type"),
@@ -89,6 +90,9 @@ def insert_posting(
     conn.execute(
         "INSERT INTO documents (rid, body) VALUES (?, ?)",
         (rid, codec.pack(posting.document, posting.decision)),
+    )
+    conn.execute(
+        "INSERT INTO posting_keys (rid, band_keys) VALUES (?, ?)", (rid, int64_bytes(unique_keys))
     )
     bands.stage_add(rid, values["posted_at"], unique_keys)
     return str(values["cluster_id"])

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
-import zlib
 from datetime import datetime
 from pathlib import Path
 
@@ -12,6 +10,7 @@ from indexer.sqlite import SqliteStore
 from indexer.sqlite_schema import SCHEMA_VERSION
 from indexer.store import StatsQuery, WriteSet
 from tests.contract.test_stats_contract import PARAMS, build, item
+from tests.unit.layouts import as_layout_5
 
 QUERIES = [
     StatsQuery(interval="week", by="source"),
@@ -21,22 +20,10 @@ QUERIES = [
 
 
 def _as_layout_3(path: Path) -> None:
-    """Strip what layouts 4 to 6 added, leaving the layout-3 tables with their data (the
-    document and decision back in their `postings` columns, as JSON text)."""
+    """Strip what layouts 4 to 6 added, leaving the layout-3 tables with their data."""
+    as_layout_5(path, compressed=False)
     conn = sqlite3.connect(path)
     with conn:
-        for rid, body in conn.execute("SELECT rid, body FROM documents").fetchall():
-            document, decision = json.loads(zlib.decompress(body[2:]))  # no dictionary yet
-            conn.execute(
-                "UPDATE postings SET document = ?, decision = ? WHERE rid = ?",
-                (json.dumps(document), json.dumps(decision), rid),
-            )
-        for statement in (
-            "DROP TABLE documents",
-            "DROP TABLE dictionaries",
-            "ALTER TABLE postings DROP COLUMN score",
-        ):
-            conn.execute(statement)
         for event in ("insert", "delete", "update"):
             conn.execute(f"DROP TRIGGER postings_count_{event}")
         for statement in (

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
-import zlib
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -25,6 +25,7 @@ from indexer.store import (
     StoreUnavailable,
     WriteSet,
 )
+from tests.unit.layouts import as_layout_5
 
 PARAMS = SketchParams(num_perm=16, bands=8, rows=2)
 T0 = datetime(2024, 3, 1, 9, 30, tzinfo=UTC)
@@ -179,6 +180,7 @@ def test_a_version_2_index_is_migrated_and_keeps_its_candidates(tmp_path: Path) 
     store = SqliteStore(path, PARAMS)
     store.apply(WriteSet(upserts=[(posting("a"), [11, 12]), (posting("b"), [12])]))
     store.close()
+    as_layout_5(path, compressed=False)
     conn = sqlite3.connect(path)
     with conn:  # the version-2 layout: per-key rows beside the postings
         conn.execute("CREATE TABLE bands (key INTEGER, posted_at INTEGER, rid INTEGER)")
@@ -286,18 +288,10 @@ def test_documents_get_their_own_rows_and_rows_of_layouts_4_and_5_still_read(
         )
     finally:
         store.close()
+    as_layout_5(path)  # every row as layout 5 left it; "v4" as layout 4 did
     conn = sqlite3.connect(path)
-    with conn:  # what layout 4 and layout 5 writers left
-        text = json.dumps(document)
-        for pid, stored in (("v4", text), ("v5", zlib.compress(text.encode()))):
-            conn.execute(
-                "UPDATE postings SET document = ?, decision = ?, score = NULL WHERE id = ?",
-                (stored, json.dumps(decision), pid),
-            )
-            conn.execute(
-                "DELETE FROM documents WHERE rid = (SELECT rid FROM postings WHERE id = ?)", (pid,)
-            )
-        conn.execute("UPDATE meta SET value = '5' WHERE key = 'schema_version'")
+    with conn:
+        conn.execute("UPDATE postings SET document = ? WHERE id = 'v4'", (json.dumps(document),))
     conn.close()
 
     store = SqliteStore(path, PARAMS)
@@ -322,7 +316,7 @@ def test_documents_get_their_own_rows_and_rows_of_layouts_4_and_5_still_read(
             ("v4", "text"),
             ("v5", "blob"),
             ("v6", "text"),
-            ("x", "text"),
+            ("x", "blob"),
         ]
         assert rows[2][2] < len(json.dumps([document, decision])) / 10
         assert version.fetchone()[0] == "6"
@@ -446,3 +440,45 @@ def test_a_rolled_back_batch_keeps_a_deleted_posting_loaded_during_it(tmp_path: 
         assert [p.id for p in store.find_candidates(_window([7], 0))] == ["d0", "d1", "d2"]
     finally:
         store.close()
+
+
+def test_boilerplate_statistics_of_layout_5_move_to_unit_stats_with_the_same_counts(
+    tmp_path: Path,
+) -> None:
+    """Layout 5's (scope, unit, witness) rows, signed 64-bit hashes of every sign, become
+    `unit_stats` rows whose counts and "own witness" answers are those of a file written by
+    layout 6 from the same observations."""
+    rng = random.Random(5)
+
+    def h() -> int:
+        return rng.randrange(-(2**63), 2**63)
+
+    scopes = [(0, h()), (h(), h()), (h(), h())]  # (scope, this posting's witness)
+    units = [h() for _ in range(12)]
+    rows = [
+        (scope, unit, witness)
+        for scope, _ in scopes
+        for unit in units[: rng.randrange(1, 12)]
+        for witness in [h() for _ in range(rng.randrange(1, 4))]
+    ]
+    rows.append((scopes[1][0], units[0], scopes[1][1]))  # this posting is a witness of one
+    fresh_path, old_path = tmp_path / "fresh.sqlite3", tmp_path / "old.sqlite3"
+    for path in (fresh_path, old_path):
+        store = SqliteStore(path, PARAMS)
+        store.apply(WriteSet(unit_observations=rows))
+        store.close()
+    as_layout_5(old_path)
+    conn = sqlite3.connect(old_path)
+    with conn:  # the rows layout 5 wrote, scopes and full witnesses as they were
+        conn.execute("DELETE FROM unit_witnesses")
+        conn.executemany("INSERT INTO unit_witnesses VALUES (?, ?, ?)", rows)
+    conn.close()
+    fresh, migrated = SqliteStore(fresh_path, PARAMS), SqliteStore(old_path, PARAMS)
+    try:
+        expected = fresh.unit_counts(scopes, [*units, None])
+        assert expected[(scopes[1][0], units[0])][1] is True
+        assert migrated.unit_counts(scopes, [*units, None]) == expected
+        assert sum(count for count, _ in expected.values()) == len(set(rows))
+    finally:
+        fresh.close()
+        migrated.close()
