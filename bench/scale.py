@@ -102,7 +102,7 @@ def _probe(data_dir: str, indexed: int, rows: list[dict[str, Any]], workers: int
 
     dedup = build_deduplicator(Settings(data_dir=Path(data_dir)))
     postings = [Posting.model_validate(row) for row in rows]
-    first = next(iter(dedup.dedup_stream(postings[:1])))
+    (first,) = list(dedup.dedup_stream(postings[:1]))
     settle_heap()
     startup = time.perf_counter() - started
     rss_started = resident_mb()[0]

@@ -73,13 +73,6 @@ class BandIndex:
 
     # -- building ---------------------------------------------------------------------------
 
-    @classmethod
-    def build(cls, rows: Iterable[tuple[int, int, bytes]], max_rid: int) -> BandIndex:
-        """The index of every stored posting, given as (rid, posted_at µs, keys blob) rows."""
-        index = cls(max_rid)
-        index.load(rows, int(_NO_TIME))
-        return index
-
     def unloaded(self, since: int) -> tuple[int, int] | None:
         """The posted_at range [start, stop) of stored postings to `load` before a search
         from `since` can be answered; None when they are loaded."""
@@ -115,7 +108,8 @@ class BandIndex:
         """(key, rid) entries held, dead ones included until a merge drops them."""
         return sum(len(k) for k, _ in self._runs)
 
-    def allocate_rid_preview(self) -> int:
+    @property
+    def next_rid(self) -> int:
         """The rid `allocate_rid` would hand out next (nothing is allocated)."""
         return self._next_rid
 

@@ -307,9 +307,13 @@ class SqliteStore:
     def _new_dictionary_if_due(self) -> None:
         """Sample a new document dictionary when enough postings were written since the last
         (`indexer.sqlite_documents`). Under the writer lock, outside any write transaction:
-        the dictionary is committed before a row uses it."""
+        the dictionary is committed before a row uses it. Borrows no connection unless the
+        key index is still to be created or a dictionary is due (every `/dedup` commit
+        passes here)."""
+        if self._bands is not None and not self._codec.wants_dictionary(self._bands.next_rid):
+            return
         with self._connection("sample a document dictionary") as conn:
-            next_rid = self._band_index(conn).allocate_rid_preview()
+            next_rid = self._band_index(conn).next_rid
             if self._codec.wants_dictionary(next_rid):
                 began = time.perf_counter()
                 self._codec.build(conn, next_rid)
@@ -343,7 +347,9 @@ class SqliteStore:
                     missing,
                 )
                 loaded = bands.load(rows, since)
-            logger.info(
+            # A back-filled posting loads a few older postings: not worth a line each.
+            logger.log(
+                logging.INFO if loaded >= 1000 else logging.DEBUG,
                 "key index of %s: %d postings loaded in %.2f s, %d entries held",
                 self._path,
                 loaded,

@@ -67,10 +67,11 @@ def test_rollback_to_a_mark_drops_only_what_came_after_it() -> None:
     assert _found(index, [5, 6], 0, 20) == {1: 2}
 
 
-def test_build_from_rows_matches_the_staged_path() -> None:
+def test_loading_stored_rows_matches_the_staged_path() -> None:
     rows = [(1, 5, np.array([1, 2, 3], dtype="<i8").tobytes()), (4, 7, b"")]
     rows.append((9, 8, np.array([3, -2], dtype="<i8").tobytes()))
-    index = BandIndex.build(rows, max_rid=9)
+    index = BandIndex(max_rid=9)
+    assert index.load(rows, since=-(2**63)) == 3
     assert _found(index, [3, -2, 1], 0, 10) == {1: 2, 9: 2}
     assert _found(index, [3], 6, 10) == {9: 1}
     assert index.allocate_rid() == 10  # never a rid the stored rows used
