@@ -202,6 +202,38 @@ class BandIndex:
         keep = (posted != _NO_TIME) & (posted >= since) & (posted <= until)
         return BandHits(rids[keep], shared[keep].astype(np.int64), posted[keep])
 
+    def key_postings(self, keys: Sequence[int], since: int, until: int) -> tuple[_I64, _I64, _I64]:
+        """Which live postings posted within [since, until] hold each of `keys` (no
+        duplicate among them): parallel arrays of (index into `keys`, rid, posted_at), one
+        row per holding. What per-key counts (document frequencies) need, which `find`'s
+        per-posting totals lose."""
+        query = np.asarray(list(keys), dtype=np.int64)
+        positions: list[_I64] = []
+        parts: list[_I64] = []
+        for run_keys, run_rids in self._runs:
+            lo = np.searchsorted(run_keys, query, side="left")
+            hi = np.searchsorted(run_keys, query, side="right")
+            hit = np.flatnonzero(hi > lo)
+            spans = zip(hit.tolist(), lo[hit].tolist(), hi[hit].tolist(), strict=True)
+            for i, start, stop in spans:
+                parts.append(run_rids[start:stop])
+                positions.append(np.full(stop - start, i, dtype=np.int64))
+        if self._staged_keys:
+            for i, key in enumerate(query.tolist()):
+                staged = self._staged_keys.get(key)
+                if staged:
+                    parts.append(np.asarray(staged, dtype=np.int64))
+                    positions.append(np.full(len(staged), i, dtype=np.int64))
+        empty = np.empty(0, dtype=np.int64)
+        if not parts:
+            return empty, empty, empty
+        index, rids = np.concatenate(positions), np.concatenate(parts)
+        posted = self._posted_of(rids)
+        keep = (posted != _NO_TIME) & (posted >= since) & (posted <= until)
+        # a key can hold a rid twice: once in a run, once staged again after a re-index
+        pairs = np.unique(np.stack([index[keep], rids[keep]]), axis=1)
+        return pairs[0], pairs[1], self._posted_of(pairs[1])
+
     def _posted_of(self, rids: _I64) -> _I64:
         """posted_at of each rid as the open transaction sees it (_NO_TIME: not live)."""
         inside = rids < len(self._posted)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from indexer.anchor_keys import PostingAnchors, posting_anchors, stored_keys
 from indexer.boilerplate import UnitCounter, Witnesses, unit_hash
 from indexer.lookup_keys import lead_changed, lookup_keys
 from indexer.minhash import Sketch, SketchParams, band_keys
@@ -46,15 +47,24 @@ class PreparedPosting:
     snippets and partial copies, and the company-title key, which finds company variants."""
     content_hash: str
     document: dict[str, Any]
+    anchors: PostingAnchors
+    """Language and anchors (`indexer.anchor_keys`): what finds this posting's translations."""
     profile: UnitProfile
     unit_hashes: tuple[int | None, ...]
     boilerplate: tuple[bool, ...]
 
     @property
-    def index_keys(self) -> list[int]:
-        """Every key the posting is indexed and searched under: band keys, then lookup keys
-        (the stores index one list of signed 64-bit keys; their hash domains keep apart)."""
+    def search_keys(self) -> list[int]:
+        """The keys a candidate search looks up: band keys, then lookup keys."""
         return [*self.band_keys, *self.lookup_keys]
+
+    @property
+    def index_keys(self) -> list[int]:
+        """Every key the posting is indexed under: the search keys, then its language and
+        anchor keys, which only an anchor search in another language looks up
+        (`indexer.anchor_keys`). The stores index one list of signed 64-bit keys; their hash
+        domains keep them apart."""
+        return [*self.search_keys, *stored_keys(self.anchors)]
 
     @property
     def witnesses(self) -> Witnesses:
@@ -130,10 +140,18 @@ def prepare(
         lookup_keys=lookup_keys(profile, boilerplate, company_key, title_key),
         content_hash=content_hash(received),
         document=document,
+        anchors=posting_anchors(
+            title, company, _text(document, "description"), document.get("language")
+        ),
         profile=profile,
         unit_hashes=unit_hashes,
         boilerplate=boilerplate,
     )
+
+
+def _text(document: dict[str, Any], key: str) -> str:
+    value = document.get(key)
+    return value if isinstance(value, str) else ""
 
 
 def with_boilerplate(

@@ -21,6 +21,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from indexer.anchor_keys import (
+    TranslationQuery,
+    key_weights,
+    language_key,
+    other_languages,
+    ranked,
+    searched_keys,
+)
 from indexer.band_index import BandIndex
 from indexer.datadir_lock import DataDirLock
 from indexer.minhash import SketchParams
@@ -454,6 +464,64 @@ class SqliteStore:
         ]
         postings.sort(key=lambda item: (-item[0], item[1].posted_at, item[1].id))
         return [posting for _, posting in postings[: query.limit]]
+
+    def find_translations(self, query: TranslationQuery) -> list[StoredPosting]:
+        """Rare-anchor hits in other languages (`indexer.anchor_keys`), counted in the
+        in-memory key index: first the window's postings per other language (their language
+        keys), then, for the languages present, every anchor key's holders."""
+        languages = other_languages(query)
+        if not languages:
+            return []
+        since = MIN_TS if query.since is None else to_micros(query.since)
+        until = MAX_TS if query.until is None else to_micros(query.until)
+        with self._lock, self._connection("find translations") as conn:
+            bands = self._searchable(conn, since)
+            index, _, _ = bands.key_postings(
+                [language_key(language) for language in languages], since, until
+            )
+            per_language = np.bincount(index, minlength=len(languages)).tolist()
+            totals = {lang: n for lang, n in zip(languages, per_language, strict=True) if n}
+            if not totals:
+                return []
+            keys, key_languages = searched_keys(query, list(totals))
+            index, rids, posted = bands.key_postings(keys, since, until)
+            df = np.bincount(index, minlength=len(keys)).tolist()
+            weights = key_weights(
+                dict(zip(keys, df, strict=True)),
+                dict(zip(keys, key_languages, strict=True)),
+                totals,
+            )
+            scores: dict[int, list[float]] = {}
+            for i, rid, at in zip(index.tolist(), rids.tolist(), posted.tolist(), strict=True):
+                weight = weights.get(keys[i])
+                if weight is not None:
+                    scores.setdefault(rid, [0.0, float(at)])[0] += weight
+            if not scores:
+                return []
+            # One more than the limit (the query's own id may be among them), and the ties
+            # of the last, so that the id decides among equals as `ranked` says.
+            order = sorted(scores, key=lambda r: (-round(scores[r][0], 9), scores[r][1]))
+            cut = min(len(order), query.limit + 1)
+            last = order[cut - 1]
+            while cut < len(order) and (
+                round(scores[order[cut]][0], 9),
+                scores[order[cut]][1],
+            ) == (round(scores[last][0], 9), scores[last][1]):
+                cut += 1
+            rows = []
+            chosen = order[:cut]
+            for begin in range(0, len(chosen), BATCH):
+                chunk = chosen[begin : begin + BATCH]
+                rows += conn.execute(
+                    f"{SELECT_CANDIDATE} WHERE p.rid IN ({marks(len(chunk))})", chunk
+                ).fetchall()
+        postings = {
+            row["id"]: (scores[row["rid"]][0], row_to_posting(row))
+            for row in rows
+            if row["id"] != query.exclude_id
+        }
+        best = ranked({pid: (s, p.posted_at) for pid, (s, p) in postings.items()}, query.limit)
+        return [postings[pid][1] for pid in best]
 
     def unit_counts(
         self, scopes: Sequence[tuple[int, int]], units: Sequence[int | None]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal, Protocol
 
+from indexer.anchor_keys import TranslationQuery
 from indexer.minhash import Sketch, SketchParams
 
 SCHEMA_VERSION = 2
@@ -415,6 +416,12 @@ class IndexStore(Protocol):
 
     def find_candidates(self, query: CandidateQuery) -> list[StoredPosting]:
         """Postings sharing a band key or the block key, within the window (see CandidateQuery)."""
+        ...
+
+    def find_translations(self, query: TranslationQuery) -> list[StoredPosting]:
+        """Postings in other languages sharing rare anchor keys with the query, within its
+        window, best first (`indexer.anchor_keys`: which keys count, how they weigh and rank);
+        as `find_candidates`, without documents, the current transaction's writes included."""
         ...
 
     def recheck_ids(

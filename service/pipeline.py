@@ -22,6 +22,7 @@ from typing import TypeVar
 
 from classifier.kinds import PARTIAL_RATIO, duplicate_type
 from classifier.scoring import Candidate, PairScorer, Remember, candidate_for
+from indexer.anchor_keys import TranslationQuery
 from indexer.boilerplate import with_added
 from indexer.minhash import band_keys
 from indexer.prepare import PreparedPosting, to_stored, with_boilerplate
@@ -322,7 +323,8 @@ class Deduplicator:
             started = perf_counter()
             prepared, observations = self._learn_boilerplate(prepared)
             found = self.store.find_candidates(self._candidate_query(prepared))
-            candidates = self._verified(prepared, found)
+            translations = self._translations(prepared)
+            candidates = self._verified(prepared, found, translations)
             scored = perf_counter()
             timings["candidates"] = scored - started
             remember: Remember = "candidates" if dry_run else "all"
@@ -330,7 +332,8 @@ class Deduplicator:
                 self.scorer.score(prepared, candidates, remember=remember) if candidates else []
             )
             timings["score"] = perf_counter() - scored
-            decision, merges = self._decide(prepared, existing, candidates, scores)
+            across = frozenset(t.id for t in translations) - {p.id for p in found}
+            decision, merges = self._decide(prepared, existing, candidates, scores, across)
             decision.timings = timings
             if dry_run:
                 return _Written(decision, None, frozenset())
@@ -467,10 +470,35 @@ class Deduplicator:
         so a snippet found through a lead fingerprint passes verification although its
         Jaccard with the full ad is low; an employer's intro that one side left out of its
         sketch as boilerplate does not."""
-        return self._verified(prepared, self.store.find_candidates(self._candidate_query(prepared)))
+        found = self.store.find_candidates(self._candidate_query(prepared))
+        return self._verified(prepared, found, self._translations(prepared))
 
-    def _verified(self, prepared: PreparedPosting, found: list[StoredPosting]) -> list[Candidate]:
-        """`candidates` of the postings a search found (see there)."""
+    def _translations(self, prepared: PreparedPosting) -> list[StoredPosting]:
+        """Postings in other languages sharing rare anchors with this one, inside the time
+        window (`indexer.anchor_keys`): how a translated re-post, which shares no band key,
+        gets scored at all. Nothing is searched for a posting whose language is unknown, or
+        while the window holds no posting of another language."""
+        if prepared.anchors.language is None:
+            return []
+        window = timedelta(days=self.config.window_days)
+        return self.store.find_translations(
+            TranslationQuery(
+                anchors=prepared.anchors,
+                since=prepared.posted_at - window if self.config.window_days else None,
+                until=prepared.posted_at + window if self.config.window_days else None,
+                exclude_id=prepared.id,
+            )
+        )
+
+    def _verified(
+        self,
+        prepared: PreparedPosting,
+        found: list[StoredPosting],
+        translations: Sequence[StoredPosting] = (),
+    ) -> list[Candidate]:
+        """`candidates` of the postings a search found (see there), then the postings an
+        anchor search found in other languages (`_translations`) that are not among them:
+        those are kept unverified, since a translation's sketch shares nothing."""
         cfg = self.config
         verified: list[Candidate] = []
         bands: set[int] | None = None  # the query's band keys, built on first need
@@ -486,6 +514,8 @@ class Deduplicator:
             verified.append(candidate)
         verified.sort(key=lambda c: (-c.overlap, c.posting.posted_at, c.posting.id))
         verified = _cap_partial(prepared, verified)[: cfg.max_candidates]
+        kept = {c.posting.id for c in verified}
+        verified += [candidate_for(prepared, t) for t in translations if t.id not in kept]
         wanted = self.scorer.wanted_documents(verified)
         return [self._with_document(c) if c.posting.id in wanted else c for c in verified]
 
@@ -494,7 +524,7 @@ class Deduplicator:
         cfg = self.config
         window = timedelta(days=cfg.window_days)
         return CandidateQuery(
-            band_keys=prepared.index_keys,
+            band_keys=prepared.search_keys,
             block_key=prepared.block_key,
             since=prepared.posted_at - window if cfg.window_days else None,
             until=prepared.posted_at + window if cfg.window_days else None,
@@ -514,6 +544,7 @@ class Deduplicator:
         existing: StoredPosting | None,
         candidates: list[Candidate],
         scores: list[float],
+        across: frozenset[str] = frozenset(),
     ) -> tuple[Decision, list[Merge]]:
         """The verdict and the cluster merges it implies.
 
@@ -530,6 +561,11 @@ class Deduplicator:
         **Judged-distinct rule** (`service.bridging`): nor does any posting merge clusters
         whose postings the index already told apart (a recorded score under the threshold
         between two full ads, or an analyst's `not_duplicate` label).
+        **Translation rule**: a candidate only the anchor search found (`across`: another
+        language, `_translations`) is treated like a snippet's candidate. The classifier
+        tells a translation from the employer's other vacancies in translation less well
+        than within one language (bench/translations_ingest.py), so such a link may join a
+        cluster but never bridges two.
         """
         reported = [
             ScoredCandidate(
@@ -565,12 +601,13 @@ class Deduplicator:
             full = self.store.get_posting(match.posting.id)
             match = match if full is None else Candidate(full, match.jaccard, match.overlap)
         linked = {match.posting.cluster_id}
-        if not _snippet_of(prepared, match):
+        if not _snippet_of(prepared, match) and match.posting.id not in across:
             linkers = [
                 c
                 for s, c in sorted(zip(scores, candidates, strict=True), key=lambda pair: -pair[0])
                 if s >= self.merge_threshold
                 and not _snippet_of(prepared, c)
+                and c.posting.id not in across
                 and c.posting.cluster_id != match.posting.cluster_id
             ]
             linked |= self._unbridged_clusters(match, linkers)

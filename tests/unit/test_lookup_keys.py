@@ -163,7 +163,7 @@ def test_the_company_title_key_needs_a_distinctive_word_and_a_title() -> None:
 def test_lookup_keys_never_equal_band_keys() -> None:
     full = prepared(DATA_ENGINEER_FULL)
     assert not set(full.lookup_keys) & set(full.band_keys)
-    assert full.index_keys == [*full.band_keys, *full.lookup_keys]
+    assert full.search_keys == [*full.band_keys, *full.lookup_keys]
 
 
 @given(st.lists(st.booleans(), min_size=12, max_size=12))

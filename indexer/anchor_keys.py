@@ -1,0 +1,190 @@
+"""Anchor keys: how a re-post translated into another language becomes a candidate.
+
+A translation shares no shingle with its original, so no band key, lead fingerprint or
+block key finds it (bench/robustness.py: 2 of 40 EURES translations found through ingest),
+while the classifier scores such a pair well once it sees it (`classifier.anchors`). What a
+translation keeps is its *anchors* (`indexer.anchor_words`: names, places, tools, numbers,
+codes). docs/crosslingual.md measured anchor keys that are rare in the index as the best
+cheap way to retrieve translations; this module makes them index keys:
+
+* **Stored keys.** A posting whose language is known is indexed under one key per anchor in
+  its own language's hash domain (`anchor_key(h, language)`), at most `STORED_ANCHORS` of
+  them (the anchors of lowest hash: a consistent sample, so two postings sharing many anchors
+  keep many of the same ones), plus one *language key* that says "a posting in this
+  language" and counts the language's postings in a window.
+* **Searched keys.** A posting is searched only in the *other* languages the window holds
+  (their language keys have hits): every one of its anchors in each such language's domain.
+  A monolingual index (NHS, French boards) therefore searches nothing here, and a same-
+  language pair never meets through an anchor (band keys and the classifier handle those).
+* **Rarity.** A key held by more than `MAX_ANCHOR_DF` postings of the window says nothing
+  (a country, a tool every ad names); a rarer one weighs log((N + 1) / df), N the postings of
+  its language in the window (inverse document frequency). Postings are ranked by the sum of
+  the weights of the keys they share, and the best `TRANSLATION_CANDIDATES` are candidates,
+  scored by the classifier like any other.
+
+Measured before building (simulation over the 1,110 EURES originals and their English
+machine translations in one pool, arrival order shuffled; /tmp script, not kept): a
+translation's original among the 3 best ranked for 85% of pairs at 2.7 candidates per query
+with IDF weights (78% when every shared key counted 1); 88% with 5 candidates; storing the
+24 lowest-hash anchors instead of all lost 0-4 points. EURES ads have a median of 17 anchors
+and NHS ads 45, so `STORED_ANCHORS` = 32 keeps most ads whole.
+
+Keys are signed 64-bit ints from their own hash domains (as in `indexer.lookup_keys`), so the
+stores index them in the same list as the band keys. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+import xxhash
+
+from indexer.anchor_words import anchors
+from indexer.language import CANDIDATE_LANGUAGES, detect_language, stop_words
+from indexer.minhash import to_signed
+from indexer.shingles import mix
+from indexer.text import strip_html
+
+STORED_ANCHORS = 32
+"""Anchor keys stored per posting, lowest anchor hashes first (see the module docstring)."""
+
+MAX_ANCHOR_DF = 50
+"""Postings of the window (in the key's language) above which an anchor key is ignored."""
+
+TRANSLATION_CANDIDATES = 3
+"""Postings an anchor search proposes: the best ranked by summed key weight."""
+
+_ANCHOR_DOMAIN = "anchor\x1f"
+_LANGUAGE_DOMAIN = "posting-language\x1f"
+SEARCHED_LANGUAGES: tuple[str, ...] = tuple(
+    language for language in CANDIDATE_LANGUAGES if language != "zxx"
+)
+"""Languages a posting may be keyed in: those `indexer.language` may answer, or a client's
+`language` field, when it names one of them."""
+
+
+@dataclass(frozen=True)
+class PostingAnchors:
+    """What the index keys of a posting's anchors: its language (None: not identified, so no
+    anchor key at all) and the xxh64 of every anchor, ascending."""
+
+    language: str | None
+    hashes: tuple[int, ...]
+
+    @property
+    def stored(self) -> tuple[int, ...]:
+        """The hashes stored as keys: the `STORED_ANCHORS` lowest."""
+        return self.hashes[:STORED_ANCHORS]
+
+
+NO_ANCHORS = PostingAnchors(None, ())
+
+
+def posting_anchors(
+    title: str, company: str | None, description: str, language: object = None
+) -> PostingAnchors:
+    """The anchors of a posting and its language: the client's `language` field (first
+    subtag, "fr-BE" -> "fr") if it names a searched language, else what `detect_language`
+    reads in the description (or the title). Anchors come from title, company and the
+    HTML-stripped description, without the stop words of that language."""
+    text = strip_html(description)
+    code = _given_language(language) or detect_language(text or title)
+    if code not in SEARCHED_LANGUAGES:
+        return NO_ANCHORS
+    words = anchors("\n".join((title, company or "", text)), stop_words(code))
+    hashes = sorted({xxhash.xxh64_intdigest(word.encode("utf-8")) for word in words})
+    return PostingAnchors(code, tuple(hashes))
+
+
+def _given_language(value: object) -> str | None:
+    if isinstance(value, str) and value.strip():
+        return value.strip().lower().replace("_", "-").split("-")[0]
+    return None
+
+
+def language_key(language: str) -> int:
+    """The key every posting in `language` is indexed under."""
+    return _signed(xxhash.xxh64_intdigest(f"{_LANGUAGE_DOMAIN}{language}".encode()))
+
+
+def anchor_keys(hashes: Sequence[int], language: str) -> list[int]:
+    """The keys of these anchor hashes in `language`'s domain (order kept)."""
+    if not hashes:
+        return []
+    seed = np.uint64(xxhash.xxh64_intdigest(f"{_ANCHOR_DOMAIN}{language}".encode()))
+    values = np.asarray(hashes, dtype=np.uint64) ^ seed
+    keyed: list[int] = to_signed(mix(values, ())).tolist()
+    return keyed
+
+
+def stored_keys(posting: PostingAnchors) -> list[int]:
+    """The keys a posting is indexed under for translations: its language key, then its
+    stored anchors in its language (nothing without a language)."""
+    if posting.language is None:
+        return []
+    return [language_key(posting.language), *anchor_keys(posting.stored, posting.language)]
+
+
+@dataclass(frozen=True)
+class TranslationQuery:
+    """Find postings in other languages sharing rare anchors with `anchors`, posted within
+    [since, until] (inclusive; None = unbounded), best `limit` first, `exclude_id` left out.
+    Results carry no `document` (as `CandidateQuery`'s)."""
+
+    anchors: PostingAnchors
+    since: datetime | None
+    until: datetime | None
+    exclude_id: str | None
+    limit: int = TRANSLATION_CANDIDATES
+
+
+def other_languages(query: TranslationQuery) -> list[str]:
+    """The languages whose language keys a store counts first (all but the query's)."""
+    own = query.anchors.language
+    if own is None or not query.anchors.hashes or query.limit <= 0:
+        return []
+    return [language for language in SEARCHED_LANGUAGES if language != own]
+
+
+def searched_keys(query: TranslationQuery, present: Sequence[str]) -> tuple[list[int], list[str]]:
+    """Every anchor of the query keyed in each language of `present`, with each key's
+    language."""
+    keys: list[int] = []
+    languages: list[str] = []
+    for language in present:
+        keyed = anchor_keys(query.anchors.hashes, language)
+        keys += keyed
+        languages += [language] * len(keyed)
+    return keys, languages
+
+
+def key_weights(
+    postings_per_key: Mapping[int, int],
+    key_language: Mapping[int, str],
+    postings_per_language: Mapping[str, int],
+) -> dict[int, float]:
+    """The weight of each searched key held by 1 to `MAX_ANCHOR_DF` postings: log((N + 1) /
+    df), N the window's postings of the key's language. Keys held by none or by more are
+    left out."""
+    weights: dict[int, float] = {}
+    for key, df in postings_per_key.items():
+        if 1 <= df <= MAX_ANCHOR_DF:
+            total = max(postings_per_language.get(key_language[key], 0), df)
+            weights[key] = math.log((total + 1) / df)
+    return weights
+
+
+def ranked(scores: Mapping[str, tuple[float, datetime]], limit: int) -> list[str]:
+    """Posting ids by summed weight (descending), then posted_at, then id; the first
+    `limit`. Weights are rounded to 9 decimals first, so that sums taken in another order
+    (another store) rank alike."""
+    order = sorted(scores, key=lambda pid: (-round(scores[pid][0], 9), scores[pid][1], pid))
+    return order[:limit]
+
+
+def _signed(value: int) -> int:
+    return value - (1 << 64) if value >= 1 << 63 else value

@@ -1,0 +1,110 @@
+"""Anchor keys: which postings get them, how they are keyed per language, weighed and ranked."""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime
+
+import numpy as np
+
+from indexer.anchor_keys import (
+    MAX_ANCHOR_DF,
+    STORED_ANCHORS,
+    PostingAnchors,
+    TranslationQuery,
+    anchor_keys,
+    key_weights,
+    language_key,
+    other_languages,
+    posting_anchors,
+    ranked,
+    searched_keys,
+    stored_keys,
+)
+from indexer.band_index import BandIndex
+from tests.translations import EN_TRANSLATION, PL_ORIGINAL
+
+T0 = datetime(2025, 10, 1, tzinfo=UTC)
+
+
+def of(posting: dict[str, str]) -> PostingAnchors:
+    return posting_anchors(
+        posting["title"], posting["company"], posting["description"], posting.get("language")
+    )
+
+
+def test_a_translation_keeps_anchors_of_its_original() -> None:
+    original, translated = of(PL_ORIGINAL), of(EN_TRANSLATION)
+    assert (original.language, translated.language) == ("pl", "en")
+    shared = set(original.hashes) & set(translated.hashes)
+    assert len(shared) >= 10  # names, models, figures, the e-mail address
+
+
+def test_language_given_by_the_client_wins_and_unknown_gives_no_keys() -> None:
+    given = posting_anchors("Engineer", "Acme", "Acme hires in Lyon.", "fr-BE")
+    assert given.language == "fr" and given.hashes
+    assert posting_anchors("", None, "12345 67890", None) == PostingAnchors(None, ())
+    assert stored_keys(PostingAnchors(None, (1, 2))) == []
+    assert posting_anchors("x", None, "Some text in English here.", "tlh").language is None
+
+
+def test_stored_keys_are_the_language_key_then_the_lowest_anchor_hashes() -> None:
+    many = PostingAnchors("pl", tuple(range(1, 100)))
+    keys = stored_keys(many)
+    assert keys[0] == language_key("pl")
+    assert keys[1:] == anchor_keys(tuple(range(1, STORED_ANCHORS + 1)), "pl")
+
+
+def test_keys_of_one_anchor_differ_by_language() -> None:
+    assert anchor_keys((42,), "pl") != anchor_keys((42,), "en")
+    assert anchor_keys((42,), "pl") == anchor_keys((42,), "pl")
+    assert language_key("pl") not in anchor_keys(tuple(range(1000)), "pl")
+
+
+def test_searched_languages_and_keys() -> None:
+    query = TranslationQuery(PostingAnchors("en", (5, 6)), None, None, None)
+    languages = other_languages(query)
+    assert "en" not in languages and "pl" in languages and "zxx" not in languages
+    keys, key_languages = searched_keys(query, ["pl", "lv"])
+    assert keys == [*anchor_keys((5, 6), "pl"), *anchor_keys((5, 6), "lv")]
+    assert key_languages == ["pl", "pl", "lv", "lv"]
+    assert other_languages(TranslationQuery(PostingAnchors("en", ()), None, None, None)) == []
+
+
+def test_weights_are_inverse_document_frequencies_of_rare_keys_only() -> None:
+    weights = key_weights(
+        {1: 1, 2: 4, 3: 0, 4: MAX_ANCHOR_DF + 1, 5: MAX_ANCHOR_DF},
+        {1: "pl", 2: "pl", 3: "pl", 4: "pl", 5: "lv"},
+        {"pl": 99, "lv": MAX_ANCHOR_DF},
+    )
+    assert weights == {
+        1: math.log(100 / 1),
+        2: math.log(100 / 4),
+        5: math.log((MAX_ANCHOR_DF + 1) / MAX_ANCHOR_DF),
+    }
+
+
+def test_ranked_by_weight_then_time_then_id() -> None:
+    later = datetime(2025, 10, 2, tzinfo=UTC)
+    scores = {"b": (1.0, T0), "a": (1.0, T0), "c": (1.0 + 1e-12, later), "d": (2.0, later)}
+    assert ranked(scores, 3) == ["d", "a", "b"]
+
+
+def test_key_postings_counts_each_key_within_the_window() -> None:
+    index = BandIndex()
+    index.stage_add(index.allocate_rid(), 10, [100, 200])
+    index.stage_add(index.allocate_rid(), 20, [100])
+    index.commit()
+    index.stage_add(index.allocate_rid(), 30, [100, 300])  # staged, not committed
+    rows, rids, posted = index.key_postings([300, 100, 999], 0, 25)
+    assert list(zip(rows.tolist(), rids.tolist(), posted.tolist(), strict=True)) == [
+        (1, 1, 10),
+        (1, 2, 20),
+    ]
+    rows, rids, _ = index.key_postings([300, 100], 0, 30)
+    assert np.bincount(rows, minlength=2).tolist() == [1, 3]
+    index.stage_remove(2)
+    rows, rids, _ = index.key_postings([100], 0, 30)
+    assert rids.tolist() == [1, 3]
+    index.rollback_to()
+    assert index.key_postings([300], 0, 100)[1].tolist() == []
