@@ -48,6 +48,7 @@ from datetime import datetime
 from typing import Any
 
 from indexer import elastic_review, elastic_stats
+from indexer.anchor_keys import TranslationQuery
 from indexer.boilerplate import counts_from_witnesses
 from indexer.elastic_bodies import (
     MAX_SCORED_KEYS,
@@ -108,6 +109,7 @@ from indexer.elastic_setup import (
     open_indices,
     write_index,
 )
+from indexer.elastic_translations import LanguagesSeen, TranslationSearch
 from indexer.minhash import SketchParams
 from indexer.store import (
     Assignment,
@@ -193,6 +195,7 @@ class ElasticStore:
             client, self._names, write_index(client, self._names), self._partitions
         )
         self._fields = 0  # the added fields known present (`_require_fields`)
+        self._translations = TranslationSearch(client, self._names.postings, LanguagesSeen())
         # Runs the searches announced ahead while the deciding thread decides (`search_ahead`).
         self._ahead = ThreadPoolExecutor(max_workers=1, thread_name_prefix="search-ahead")
         # Sends a write's cluster documents while the deciding thread sends its postings.
@@ -419,6 +422,8 @@ class ElasticStore:
                     f"posting {posting.id}: sketch has {len(posting.sketch)} values, the index "
                     f"expects num_perm={self._params.num_perm}"
                 )
+        for _, keys in changes.upserts:
+            self._translations.languages.written(keys)
         with self.writer():
             workspace = self._workspace
             assert workspace is not None
@@ -692,6 +697,13 @@ class ElasticStore:
             found.append((shared, without_documents(source)))
         found.sort(key=lambda item: (-item[0], item[1]["posted_at"], item[1]["posting_id"]))
         return [posting_from_source(source) for _, source in found[: query.limit]]
+
+    def find_translations(self, query: TranslationQuery) -> list[StoredPosting]:
+        """Rare-anchor hits in other languages (`indexer.elastic_translations`: up to three
+        searches, none on an index that has only ever held the query's language), merged
+        with the open batch's pending postings as `find_candidates` merges them."""
+        self._check_open()
+        return self._translations.find(query, self._reader(), self._window_indices)
 
     def recheck_ids(
         self, queries: Sequence[CandidateQuery], since: datetime

@@ -298,6 +298,15 @@ class EngineClient:
         `targets` may name other indices per search (comma-separated; None: `index`).
         As with `search`, nothing partial is returned: a search that failed, or whose shards
         did not all answer, fails the whole call (transient causes as `StoreUnavailable`)."""
+        return [r["hits"]["hits"] for r in self.msearch_responses(index, bodies, targets)]
+
+    def msearch_responses(
+        self,
+        index: str,
+        bodies: Sequence[dict[str, Any]],
+        targets: Sequence[str | None] | None = None,
+    ) -> list[dict[str, Any]]:
+        """As `msearch`, but each search's whole answer (for its `aggregations`)."""
         if not bodies:
             return []
         # The URL parameter is refused by _msearch (OpenSearch 2.4); each search's header
@@ -315,8 +324,8 @@ class EngineClient:
         result = self.call(
             "POST", f"/{part(index)}/_msearch", None, payload, ndjson=True, what=what
         )
-        hits: list[list[dict[str, Any]]] = []
-        for response in result["responses"]:
+        responses: list[dict[str, Any]] = result["responses"]
+        for response in responses:
             if "error" in response:
                 status = int(response.get("status", 500))
                 raise self._error(status, response["error"], f"{what} failed: {response['error']}")
@@ -324,8 +333,7 @@ class EngineClient:
             if shards.get("failed"):
                 failures = {"failed_shards": shards.get("failures", [])}
                 raise self._error(503, failures, f"{what}: {shards['failed']} shards failed")
-            hits.append(response["hits"]["hits"])
-        return hits
+        return responses
 
     def count(self, index: str, body: dict[str, Any] | None = None) -> int:
         result = self.call("POST", f"/{part(index)}/_count", body=body, what=f"count {index}")
