@@ -17,17 +17,18 @@ cheap way to retrieve translations; this module makes them index keys:
   A monolingual index (NHS, French boards) therefore searches nothing here, and a same-
   language pair never meets through an anchor (band keys and the classifier handle those).
 * **Rarity.** A key held by more than `MAX_ANCHOR_DF` postings of the window says nothing
-  (a country, a tool every ad names); a rarer one weighs log((N + 1) / df), N the postings of
-  its language in the window (inverse document frequency). Postings are ranked by the sum of
-  the weights of the keys they share, and the best `TRANSLATION_CANDIDATES` are candidates,
-  scored by the classifier like any other.
+  (a country, a tool every ad names), nor does an anchor held by more than that many
+  postings of the query's own language ("NHS" when a few Welsh ads sit among English ones);
+  a rarer key weighs log((`RARITY_SCALE` + 1) / df) (inverse document frequency).
+  Postings are ranked by the sum of the weights of the keys they share, and the best
+  `TRANSLATION_CANDIDATES` are candidates, scored by the classifier like any other.
 
 Measured before building (simulation over the 1,110 EURES originals and their English
 machine translations in one pool, arrival order shuffled; /tmp script, not kept): a
 translation's original among the 3 best ranked for 85% of pairs at 2.7 candidates per query
-with IDF weights (78% when every shared key counted 1); 88% with 5 candidates; storing the
-24 lowest-hash anchors instead of all lost 0-4 points. EURES ads have a median of 17 anchors
-and NHS ads 45, so `STORED_ANCHORS` = 32 keeps most ads whole.
+with IDF weights log(2000 / df) (78% when every shared key counted 1); 88% with 5
+candidates; storing the 24 lowest-hash anchors instead of all lost 0-4 points. EURES ads
+have a median of 17 anchors and NHS ads 45, so `STORED_ANCHORS` = 32 keeps most ads whole.
 
 Keys are signed 64-bit ints from their own hash domains (as in `indexer.lookup_keys`), so the
 stores index them in the same list as the band keys. Pure: no I/O.
@@ -39,6 +40,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 
 import numpy as np
 import xxhash
@@ -57,6 +59,12 @@ MAX_ANCHOR_DF = 50
 
 TRANSLATION_CANDIDATES = 3
 """Postings an anchor search proposes: the best ranked by summed key weight."""
+
+RARITY_SCALE = 1000
+"""The N of the inverse document frequency log((N + 1) / df): a constant rather than the
+window's postings of the language, so that a store need not count a language's postings
+(every posting, in a big index) on each search, only see that it has some. The simulation
+of the module docstring ranked as well with N = 2,000 fixed as with the pool's size."""
 
 _ANCHOR_DOMAIN = "anchor\x1f"
 _LANGUAGE_DOMAIN = "posting-language\x1f"
@@ -106,6 +114,7 @@ def _given_language(value: object) -> str | None:
     return None
 
 
+@cache
 def language_key(language: str) -> int:
     """The key every posting in `language` is indexed under."""
     return _signed(xxhash.xxh64_intdigest(f"{_LANGUAGE_DOMAIN}{language}".encode()))
@@ -151,11 +160,16 @@ def other_languages(query: TranslationQuery) -> list[str]:
 
 
 def searched_keys(query: TranslationQuery, present: Sequence[str]) -> tuple[list[int], list[str]]:
-    """Every anchor of the query keyed in each language of `present`, with each key's
-    language."""
+    """The keys a store counts (with each key's language): every anchor of the query in each
+    language of `present`, then every anchor in the query's own language (how common the
+    anchor is on the query's side: see `key_weights`), each block in the order of
+    `query.anchors.hashes`. Nothing when `present` is empty."""
+    own = query.anchors.language
+    if not present or own is None:
+        return [], []
     keys: list[int] = []
     languages: list[str] = []
-    for language in present:
+    for language in (*present, own):
         keyed = anchor_keys(query.anchors.hashes, language)
         keys += keyed
         languages += [language] * len(keyed)
@@ -163,18 +177,32 @@ def searched_keys(query: TranslationQuery, present: Sequence[str]) -> tuple[list
 
 
 def key_weights(
+    query: TranslationQuery,
     postings_per_key: Mapping[int, int],
-    key_language: Mapping[int, str],
     postings_per_language: Mapping[str, int],
 ) -> dict[int, float]:
-    """The weight of each searched key held by 1 to `MAX_ANCHOR_DF` postings: log((N + 1) /
-    df), N the window's postings of the key's language. Keys held by none or by more are
-    left out."""
+    """The weight of each other-language key of `searched_keys(query, present)`, `present`
+    being the languages of `postings_per_language` with postings: log((RARITY_SCALE + 1) /
+    df), df the window's postings holding the key, for a key held by 1 to `MAX_ANCHOR_DF`
+    postings whose anchor is also held by at most `MAX_ANCHOR_DF` postings of the query's
+    own language. Counts above `MAX_ANCHOR_DF` may be given as any larger value (a store may
+    stop counting there). The second bound matters where a language has few postings:
+    three Welsh ads among 14,842 English NHS ads made every anchor of the Welsh ads "rare"
+    ("NHS", "Band", "Wales"), and every English ad a candidate of them, until the anchor's
+    count on the English side said how common it is. Keys without weight are left out."""
+    own = query.anchors.language
+    if own is None:
+        return {}
+    own_keys = anchor_keys(query.anchors.hashes, own)
+    common = {i for i, key in enumerate(own_keys) if postings_per_key.get(key, 0) > MAX_ANCHOR_DF}
     weights: dict[int, float] = {}
-    for key, df in postings_per_key.items():
-        if 1 <= df <= MAX_ANCHOR_DF:
-            total = max(postings_per_language.get(key_language[key], 0), df)
-            weights[key] = math.log((total + 1) / df)
+    for language, total in postings_per_language.items():
+        if language == own or total <= 0:
+            continue
+        for i, key in enumerate(anchor_keys(query.anchors.hashes, language)):
+            df = postings_per_key.get(key, 0)
+            if i not in common and 1 <= df <= MAX_ANCHOR_DF:
+                weights[key] = math.log((RARITY_SCALE + 1) / df)
     return weights
 
 

@@ -246,11 +246,9 @@ class TranslationSearch:
                 for lang in candidates
                 if (n := counted[language_key(lang)] + pending.count(language_key(lang)))
             }
-        keys, key_languages = searched_keys(query, [x for x in candidates if totals.get(x)])
+        keys, _ = searched_keys(query, [x for x in candidates if totals.get(x)])
         weights = key_weights(
-            {key: counted[key] + pending.count(key) for key in keys},
-            dict(zip(keys, key_languages, strict=True)),
-            totals,
+            query, {key: counted[key] + pending.count(key) for key in keys}, totals
         )
         if not weights:
             return []

@@ -21,9 +21,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from indexer.anchor_keys import (
+    MAX_ANCHOR_DF,
     TranslationQuery,
     key_weights,
     language_key,
@@ -467,8 +466,9 @@ class SqliteStore:
 
     def find_translations(self, query: TranslationQuery) -> list[StoredPosting]:
         """Rare-anchor hits in other languages (`indexer.anchor_keys`), counted in the
-        in-memory key index: first the window's postings per other language (their language
-        keys), then, for the languages present, every anchor key's holders."""
+        in-memory key index: which other languages the window holds (their language keys),
+        then each anchor key's holders in those languages and in the query's own, counted only
+        as far as `MAX_ANCHOR_DF`, then the holders of the keys that weigh."""
         languages = other_languages(query)
         if not languages:
             return []
@@ -476,26 +476,27 @@ class SqliteStore:
         until = MAX_TS if query.until is None else to_micros(query.until)
         with self._lock, self._connection("find translations") as conn:
             bands = self._searchable(conn, since)
-            index, _, _ = bands.key_postings(
-                [language_key(language) for language in languages], since, until
-            )
-            per_language = np.bincount(index, minlength=len(languages)).tolist()
-            totals = {lang: n for lang, n in zip(languages, per_language, strict=True) if n}
-            if not totals:
+            held = bands.key_counts([language_key(lang) for lang in languages], since, until, 0)
+            present = {lang: n for lang, n in zip(languages, held, strict=True) if n}
+            if not present:
                 return []
-            keys, key_languages = searched_keys(query, list(totals))
-            index, rids, posted = bands.key_postings(keys, since, until)
-            df = np.bincount(index, minlength=len(keys)).tolist()
-            weights = key_weights(
-                dict(zip(keys, df, strict=True)),
-                dict(zip(keys, key_languages, strict=True)),
-                totals,
-            )
+            keys, _ = searched_keys(query, list(present))
+            # Other languages' keys first; the query's own language (the last block of
+            # `searched_keys`) only for the anchors rare somewhere else: the others weigh
+            # nothing whatever their count on this side.
+            width = len(query.anchors.hashes)
+            other, own = keys[:-width], keys[-width:]
+            counted = bands.key_counts(other, since, until, MAX_ANCHOR_DF)
+            needed = sorted({i % width for i, n in enumerate(counted) if 1 <= n <= MAX_ANCHOR_DF})
+            per_key = dict(zip(other, counted, strict=True))
+            own_counts = bands.key_counts([own[i] for i in needed], since, until, MAX_ANCHOR_DF)
+            per_key.update((own[i], n) for i, n in zip(needed, own_counts, strict=True))
+            weights = key_weights(query, per_key, present)
+            rare = list(weights)
+            index, rids, posted = bands.key_postings(rare, since, until)
             scores: dict[int, list[float]] = {}
             for i, rid, at in zip(index.tolist(), rids.tolist(), posted.tolist(), strict=True):
-                weight = weights.get(keys[i])
-                if weight is not None:
-                    scores.setdefault(rid, [0.0, float(at)])[0] += weight
+                scores.setdefault(rid, [0.0, float(at)])[0] += weights[rare[i]]
             if not scores:
                 return []
             # One more than the limit (the query's own id may be among them), and the ties

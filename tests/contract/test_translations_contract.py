@@ -79,6 +79,20 @@ def test_common_anchor_gives_nothing(store: IndexStore) -> None:
     assert ids(store, search(anchors("en", 5))) == []
 
 
+def test_anchor_common_on_the_query_side_gives_nothing(store: IndexStore) -> None:
+    index(store, "pl-1", anchors("pl", 6, 7))
+    store.apply(
+        WriteSet(
+            upserts=[
+                (posting(f"en-{i:03d}", posted=day(0), seed=i), stored_keys(anchors("en", 6)))
+                for i in range(MAX_ANCHOR_DF + 1)
+            ]
+        )
+    )
+    assert ids(store, search(anchors("en", 6))) == []  # 6 is in every English posting
+    assert ids(store, search(anchors("en", 6, 7))) == ["pl-1"]
+
+
 def test_window_and_exclusion(store: IndexStore) -> None:
     index(store, "pl-old", anchors("pl", 21), when=-40)
     index(store, "pl-new", anchors("pl", 21), when=10)

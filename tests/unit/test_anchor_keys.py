@@ -9,6 +9,7 @@ import numpy as np
 
 from indexer.anchor_keys import (
     MAX_ANCHOR_DF,
+    RARITY_SCALE,
     STORED_ANCHORS,
     PostingAnchors,
     TranslationQuery,
@@ -66,22 +67,34 @@ def test_searched_languages_and_keys() -> None:
     languages = other_languages(query)
     assert "en" not in languages and "pl" in languages and "zxx" not in languages
     keys, key_languages = searched_keys(query, ["pl", "lv"])
-    assert keys == [*anchor_keys((5, 6), "pl"), *anchor_keys((5, 6), "lv")]
-    assert key_languages == ["pl", "pl", "lv", "lv"]
+    own = anchor_keys((5, 6), "en")
+    assert keys == [*anchor_keys((5, 6), "pl"), *anchor_keys((5, 6), "lv"), *own]
+    assert key_languages == ["pl", "pl", "lv", "lv", "en", "en"]
+    assert searched_keys(query, []) == ([], [])
     assert other_languages(TranslationQuery(PostingAnchors("en", ()), None, None, None)) == []
 
 
-def test_weights_are_inverse_document_frequencies_of_rare_keys_only() -> None:
-    weights = key_weights(
-        {1: 1, 2: 4, 3: 0, 4: MAX_ANCHOR_DF + 1, 5: MAX_ANCHOR_DF},
-        {1: "pl", 2: "pl", 3: "pl", 4: "pl", 5: "lv"},
-        {"pl": 99, "lv": MAX_ANCHOR_DF},
-    )
-    assert weights == {
-        1: math.log(100 / 1),
-        2: math.log(100 / 4),
-        5: math.log((MAX_ANCHOR_DF + 1) / MAX_ANCHOR_DF),
+def test_weights_are_inverse_document_frequencies_of_keys_rare_on_both_sides() -> None:
+    query = TranslationQuery(PostingAnchors("en", (1, 2, 3, 4, 5, 6)), None, None, None)
+    pl, lv, en = (anchor_keys(query.anchors.hashes, lang) for lang in ("pl", "lv", "en"))
+    counts = {
+        pl[0]: 1,
+        pl[1]: 4,
+        pl[2]: 0,
+        pl[3]: MAX_ANCHOR_DF + 1,  # common in Polish
+        lv[4]: MAX_ANCHOR_DF,
+        pl[5]: 1,
+        en[5]: MAX_ANCHOR_DF + 1,  # rare in Polish, common on the query's (English) side
+        en[0]: MAX_ANCHOR_DF,
     }
+    weights = key_weights(query, counts, {"pl": 99, "lv": MAX_ANCHOR_DF, "de": 0})
+    assert weights == {
+        pl[0]: math.log((RARITY_SCALE + 1) / 1),
+        pl[1]: math.log((RARITY_SCALE + 1) / 4),
+        lv[4]: math.log((RARITY_SCALE + 1) / MAX_ANCHOR_DF),
+    }
+    assert key_weights(query, counts, {"lv": 3}) == {lv[4]: weights[lv[4]]}
+    assert key_weights(TranslationQuery(PostingAnchors(None, (1,)), None, None, None), {}, {}) == {}
 
 
 def test_ranked_by_weight_then_time_then_id() -> None:
@@ -108,3 +121,17 @@ def test_key_postings_counts_each_key_within_the_window() -> None:
     assert rids.tolist() == [1, 3]
     index.rollback_to()
     assert index.key_postings([300], 0, 100)[1].tolist() == []
+
+
+def test_key_counts_are_exact_up_to_the_bound_and_stop_beyond() -> None:
+    index = BandIndex()
+    for day in range(600):
+        index.stage_add(index.allocate_rid(), day, [1, 2] if day % 100 == 0 else [1])
+    index.commit()
+    index.stage_add(index.allocate_rid(), 50, [2])  # staged
+    assert index.key_counts([2, 1, 3], 0, 599, 10) == [7, index.key_counts([1], 0, 599, 10)[0], 0]
+    assert index.key_counts([1], 0, 599, 10)[0] > 10
+    assert index.key_counts([1], 0, 599, 1000) == [600]
+    assert index.key_counts([1, 2], 100, 300, 1000) == [201, 3]
+    index.stage_remove(1)  # the posting of day 0
+    assert index.key_counts([2], 0, 599, 10) == [6]
