@@ -62,8 +62,13 @@ class BandIndex:
     Not thread-safe by itself: the store calls it under its writer lock.
     """
 
-    def __init__(self, max_rid: int = 0) -> None:
-        """An empty index over a table whose rids are all <= `max_rid`."""
+    def __init__(self, max_rid: int = 0, tracked: Iterable[int] = ()) -> None:
+        """An empty index over a table whose rids are all <= `max_rid`. `seen` tells which
+        of the `tracked` keys it has ever held (the store's language keys: which languages
+        to look for at all, without a search per language)."""
+        self._tracked = frozenset(tracked)
+        self._tracked_array = np.asarray(sorted(self._tracked), dtype=np.int64)
+        self._seen: set[int] = set()
         self._runs: list[tuple[_I64, _I64]] = []  # (keys sorted, rids), oldest/largest first
         self._posted = np.full(1024, _NO_TIME, dtype=np.int64)  # by rid; _NO_TIME: absent
         self._next_rid = max_rid + 1
@@ -102,8 +107,16 @@ class BandIndex:
         self._loaded_since = min(self._loaded_since, since)
         if blobs:
             keys = np.frombuffer(b"".join(blobs), dtype="<i8").astype(np.int64)
+            if self._tracked:
+                self._seen.update(np.unique(keys[np.isin(keys, self._tracked_array)]).tolist())
             self._add_run(keys, np.repeat(np.asarray(rid_list, dtype=np.int64), counts))
         return len(rid_list)
+
+    def seen(self, keys: Iterable[int]) -> list[int]:
+        """Those of `keys` (tracked ones) that a posting loaded or staged since this index
+        opened held, in order; a rolled-back or deleted posting's keys stay seen (a search
+        for them then just finds nothing)."""
+        return [key for key in keys if key in self._seen]
 
     @property
     def entries(self) -> int:
@@ -181,6 +194,8 @@ class BandIndex:
             return
         self._staged_posted[change.rid] = change.posted_at
         self._staged_cache = None
+        if self._tracked:
+            self._seen.update(self._tracked.intersection(change.keys))
         for key in change.keys:
             self._staged_keys.setdefault(key, []).append(change.rid)
 
@@ -191,9 +206,8 @@ class BandIndex:
         query = np.unique(np.asarray(list(keys), dtype=np.int64))
         parts: list[_I64] = []
         for run_keys, run_rids in self._runs:
-            lo = np.searchsorted(run_keys, query, side="left")
-            hi = np.searchsorted(run_keys, query, side="right")
-            for start, stop in zip(lo[hi > lo].tolist(), hi[hi > lo].tolist(), strict=True):
+            _, starts, stops = _matches(run_keys, query)
+            for start, stop in zip(starts, stops, strict=True):
                 parts.append(run_rids[start:stop])
         extra: list[int] = []
         for key in query.tolist():
@@ -208,26 +222,45 @@ class BandIndex:
         keep = (posted != _NO_TIME) & (posted >= since) & (posted <= until)
         return BandHits(rids[keep], shared[keep].astype(np.int64), posted[keep])
 
+    def spans(self, keys: Sequence[int]) -> list[list[_I64]]:
+        """Per key, the rids holding it: one array per run plus the staged ones (a posting's
+        keys hold no duplicate and a rid is in one run or staged, so no rid comes twice).
+        Views, not copies: one pass over the runs serves `count` and `holders` of any of
+        these keys (each pass costs about 10 µs per run whatever the keys)."""
+        query = np.asarray(list(keys), dtype=np.int64)
+        spans: list[list[_I64]] = [[] for _ in range(len(query))]
+        order = np.argsort(query, kind="stable")
+        ordered = query[order]
+        for run_keys, run_rids in self._runs:
+            hit, starts, stops = _matches(run_keys, ordered)
+            for i, start, stop in zip(order[hit].tolist(), starts, stops, strict=True):
+                spans[i].append(run_rids[start:stop])
+        if self._staged_keys:
+            for i, key in enumerate(query.tolist()):
+                staged = self._staged_keys.get(key)
+                if staged:
+                    spans[i].append(np.asarray(staged, dtype=np.int64))
+        return spans
+
     def key_counts(self, keys: Sequence[int], since: int, until: int, at_most: int) -> list[int]:
-        """How many live postings posted within [since, until] hold each of `keys`: exact up
-        to `at_most`, and some value above it beyond (the caller only asks whether a key is
-        rare). Keys with at most `at_most` entries are counted together in one pass; a
-        common one ("NHS" in an English index: every posting) by chunks of `_COUNT_CHUNK`
-        entries, until it is past `at_most`."""
-        spans = self._spans(keys)
+        """`count` of `spans(keys)`."""
+        return self.count(self.spans(keys), since, until, at_most)
+
+    def count(
+        self, spans: Sequence[Sequence[_I64]], since: int, until: int, at_most: int
+    ) -> list[int]:
+        """How many live postings posted within [since, until] hold each key of `spans`:
+        exact up to `at_most`, and some value above it beyond (the caller only asks whether
+        a key is rare). Keys with at most `at_most` entries are counted together in one
+        pass; a common one ("NHS" in an English index: every posting) by chunks of
+        `_COUNT_CHUNK` entries, until it is past `at_most`."""
         counts = [0] * len(spans)
         small: list[int] = []
         small_sizes: list[int] = []
         for i, held in enumerate(spans):
             size = sum(len(rids) for rids in held)
             if size > at_most:
-                joined = held[0] if len(held) == 1 else np.concatenate(held)
-                for begin in range(0, size, _COUNT_CHUNK):
-                    counts[i] += self._live_within(
-                        joined[begin : begin + _COUNT_CHUNK], since, until
-                    )
-                    if counts[i] > at_most:
-                        break
+                counts[i] = self._count_until(held, since, until, at_most)
             elif size:
                 small.append(i)
                 small_sizes.append(size)
@@ -241,15 +274,17 @@ class BandIndex:
                 counts[i] = n
         return counts
 
-    def key_postings(self, keys: Sequence[int], since: int, until: int) -> tuple[_I64, _I64, _I64]:
-        """Which live postings posted within [since, until] hold each of `keys`: parallel
-        arrays of (index into `keys`, rid, posted_at), one row per holding. What ranking by
-        rare keys needs; the caller passes keys it knows to be rare (`key_counts`), since
-        every holding of every key is read."""
+    def holders(
+        self, spans: Sequence[Sequence[_I64]], since: int, until: int
+    ) -> tuple[_I64, _I64, _I64]:
+        """Which live postings posted within [since, until] hold each key of `spans`:
+        parallel arrays of (index into `spans`, rid, posted_at), one row per holding. What
+        ranking by rare keys needs; pass keys known to be rare (`count`), since every
+        holding of every key is read."""
         positions: list[_I64] = []
         parts: list[_I64] = []
-        for i, spans in enumerate(self._spans(keys)):
-            for rids in spans:
+        for i, held in enumerate(spans):
+            for rids in held:
                 parts.append(rids)
                 positions.append(np.full(len(rids), i, dtype=np.int64))
         empty = np.empty(0, dtype=np.int64)
@@ -260,29 +295,20 @@ class BandIndex:
         keep = (posted != _NO_TIME) & (posted >= since) & (posted <= until)
         return index[keep], rids[keep], posted[keep]
 
+    def _count_until(self, held: Sequence[_I64], since: int, until: int, at_most: int) -> int:
+        """Live holders within the window among `held`, read a chunk at a time (views, no
+        copy of a key held by every posting), stopping once past `at_most`."""
+        found = 0
+        for rids in held:
+            for begin in range(0, len(rids), _COUNT_CHUNK):
+                found += self._live_within(rids[begin : begin + _COUNT_CHUNK], since, until)
+                if found > at_most:
+                    return found
+        return found
+
     def _live_within(self, rids: _I64, since: int, until: int) -> int:
         posted = self._posted_of(rids)
         return int(np.count_nonzero((posted != _NO_TIME) & (posted >= since) & (posted <= until)))
-
-    def _spans(self, keys: Sequence[int]) -> list[list[_I64]]:
-        """Per key, the rids holding it: one array per run plus the staged ones (a posting's
-        keys hold no duplicate and a rid is in one run or staged, so no rid comes twice)."""
-        query = np.asarray(list(keys), dtype=np.int64)
-        spans: list[list[_I64]] = [[] for _ in range(len(query))]
-        for run_keys, run_rids in self._runs:
-            lo = np.searchsorted(run_keys, query, side="left")
-            hi = np.searchsorted(run_keys, query, side="right")
-            hit = np.flatnonzero(hi > lo)
-            for i, start, stop in zip(
-                hit.tolist(), lo[hit].tolist(), hi[hit].tolist(), strict=True
-            ):
-                spans[i].append(run_rids[start:stop])
-        if self._staged_keys:
-            for i, key in enumerate(query.tolist()):
-                staged = self._staged_keys.get(key)
-                if staged:
-                    spans[i].append(np.asarray(staged, dtype=np.int64))
-        return spans
 
     def _posted_of(self, rids: _I64) -> _I64:
         """posted_at of each rid as the open transaction sees it (_NO_TIME: not live)."""
@@ -339,6 +365,21 @@ class BandIndex:
             merged_rids = np.concatenate([older_rids, newer_rids])
             live = self._posted[merged_rids] != _NO_TIME
             self._runs.append(_sorted_run(merged_keys[live], merged_rids[live]))
+
+
+def _matches(run_keys: _I64, query: _I64) -> tuple[_I64, list[int], list[int]]:
+    """Which of the (sorted) `query` keys a run holds: their positions in `query` and the
+    [start, stop) of each in the run. One binary search per key, a second only for the
+    keys found (few: most searched keys are in no run); sorted keys walk the run in order.
+    Two full searches per run (left and right) cost twice as much for the same answer."""
+    lo = np.searchsorted(run_keys, query, side="left")
+    inside = lo < len(run_keys)
+    hit = np.flatnonzero(inside)
+    hit = hit[run_keys[lo[hit]] == query[hit]]
+    if not len(hit):
+        return hit, [], []
+    hi = np.searchsorted(run_keys, query[hit], side="right")
+    return hit, lo[hit].tolist(), hi.tolist()
 
 
 def _sorted_run(keys: _I64, rids: _I64) -> tuple[_I64, _I64]:

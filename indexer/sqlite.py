@@ -23,6 +23,7 @@ from typing import Any
 
 from indexer.anchor_keys import (
     MAX_ANCHOR_DF,
+    SEARCHED_LANGUAGES,
     TranslationQuery,
     key_weights,
     language_key,
@@ -338,7 +339,9 @@ class SqliteStore:
         write of the open transaction, so the largest rid it reads is a committed one."""
         if self._bands is None:
             max_rid = conn.execute("SELECT COALESCE(MAX(rid), 0) FROM postings").fetchone()[0]
-            self._bands = BandIndex(int(max_rid))
+            self._bands = BandIndex(
+                int(max_rid), tracked=(language_key(lang) for lang in SEARCHED_LANGUAGES)
+            )
         return self._bands
 
     def _searchable(self, conn: sqlite3.Connection, since: int) -> BandIndex:
@@ -476,24 +479,38 @@ class SqliteStore:
         until = MAX_TS if query.until is None else to_micros(query.until)
         with self._lock, self._connection("find translations") as conn:
             bands = self._searchable(conn, since)
-            held = bands.key_counts([language_key(lang) for lang in languages], since, until, 0)
-            present = {lang: n for lang, n in zip(languages, held, strict=True) if n}
-            if not present:
+            seen = [lang for lang in languages if bands.seen([language_key(lang)])]
+            keys, _ = searched_keys(query, seen)
+            if not keys:
                 return []
-            keys, _ = searched_keys(query, list(present))
-            # Other languages' keys first; the query's own language (the last block of
-            # `searched_keys`) only for the anchors rare somewhere else: the others weigh
-            # nothing whatever their count on this side.
+            # One pass over the key index for the languages' keys and the other languages'
+            # blocks of `searched_keys` (each language seen, then the query's own language).
             width = len(query.anchors.hashes)
-            other, own = keys[:-width], keys[-width:]
-            counted = bands.key_counts(other, since, until, MAX_ANCHOR_DF)
-            needed = sorted({i % width for i, n in enumerate(counted) if 1 <= n <= MAX_ANCHOR_DF})
-            per_key = dict(zip(other, counted, strict=True))
-            own_counts = bands.key_counts([own[i] for i in needed], since, until, MAX_ANCHOR_DF)
-            per_key.update((own[i], n) for i, n in zip(needed, own_counts, strict=True))
+            own = len(seen) * width
+            spans = bands.spans([*(language_key(lang) for lang in seen), *keys[:own]])
+            held, spans = bands.count(spans[: len(seen)], since, until, 0), spans[len(seen) :]
+            present = {lang: n for lang, n in zip(seen, held, strict=True) if n}
+            other = [
+                block * width + i
+                for block, lang in enumerate(seen)
+                if lang in present
+                for i in range(width)
+            ]
+            counted = bands.count([spans[j] for j in other], since, until, MAX_ANCHOR_DF)
+            per_key = {keys[j]: n for j, n in zip(other, counted, strict=True)}
+            # The own language's block only for anchors rare somewhere else (usually none):
+            # the others weigh nothing whatever their count on this side, and the common
+            # ones ("NHS") are the costly ones to look up.
+            needed = sorted(
+                {j % width for j, n in zip(other, counted, strict=True) if 1 <= n <= MAX_ANCHOR_DF}
+            )
+            own_spans = bands.spans([keys[own + i] for i in needed]) if needed else []
+            own_counts = bands.count(own_spans, since, until, MAX_ANCHOR_DF)
+            per_key.update((keys[own + i], n) for i, n in zip(needed, own_counts, strict=True))
             weights = key_weights(query, per_key, present)
+            position = {key: j for j, key in enumerate(keys[:own])}
             rare = list(weights)
-            index, rids, posted = bands.key_postings(rare, since, until)
+            index, rids, posted = bands.holders([spans[position[k]] for k in rare], since, until)
             scores: dict[int, list[float]] = {}
             for i, rid, at in zip(index.tolist(), rids.tolist(), posted.tolist(), strict=True):
                 scores.setdefault(rid, [0.0, float(at)])[0] += weights[rare[i]]

@@ -103,24 +103,24 @@ def test_ranked_by_weight_then_time_then_id() -> None:
     assert ranked(scores, 3) == ["d", "a", "b"]
 
 
-def test_key_postings_counts_each_key_within_the_window() -> None:
+def test_holders_of_each_key_within_the_window() -> None:
     index = BandIndex()
     index.stage_add(index.allocate_rid(), 10, [100, 200])
     index.stage_add(index.allocate_rid(), 20, [100])
     index.commit()
     index.stage_add(index.allocate_rid(), 30, [100, 300])  # staged, not committed
-    rows, rids, posted = index.key_postings([300, 100, 999], 0, 25)
+    rows, rids, posted = index.holders(index.spans([300, 100, 999]), 0, 25)
     assert list(zip(rows.tolist(), rids.tolist(), posted.tolist(), strict=True)) == [
         (1, 1, 10),
         (1, 2, 20),
     ]
-    rows, rids, _ = index.key_postings([300, 100], 0, 30)
+    rows, rids, _ = index.holders(index.spans([300, 100]), 0, 30)
     assert np.bincount(rows, minlength=2).tolist() == [1, 3]
     index.stage_remove(2)
-    rows, rids, _ = index.key_postings([100], 0, 30)
+    rows, rids, _ = index.holders(index.spans([100]), 0, 30)
     assert rids.tolist() == [1, 3]
     index.rollback_to()
-    assert index.key_postings([300], 0, 100)[1].tolist() == []
+    assert index.holders(index.spans([300]), 0, 100)[1].tolist() == []
 
 
 def test_key_counts_are_exact_up_to_the_bound_and_stop_beyond() -> None:
@@ -135,3 +135,15 @@ def test_key_counts_are_exact_up_to_the_bound_and_stop_beyond() -> None:
     assert index.key_counts([1, 2], 100, 300, 1000) == [201, 3]
     index.stage_remove(1)  # the posting of day 0
     assert index.key_counts([2], 0, 599, 10) == [6]
+
+
+def test_seen_tracks_keys_ever_held() -> None:
+    index = BandIndex(tracked=[7, 8, 9])
+    index.stage_add(index.allocate_rid(), 1, [7, 100])
+    assert index.seen([9, 8, 7, 100]) == [7]  # 100 is not tracked
+    index.rollback_to()
+    assert index.seen([7]) == [7]  # stays seen: a search for it finds nothing
+    loaded = BandIndex(max_rid=5, tracked=[7, 8, 9])
+    blob = np.asarray([8, 200], dtype="<i8").tobytes()
+    loaded.load([(3, 10, blob)], since=0)
+    assert loaded.seen([7, 8, 9]) == [8]
