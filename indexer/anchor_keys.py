@@ -40,7 +40,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 import xxhash
@@ -124,10 +124,17 @@ def anchor_keys(hashes: Sequence[int], language: str) -> list[int]:
     """The keys of these anchor hashes in `language`'s domain (order kept)."""
     if not hashes:
         return []
+    return list(_anchor_keys(tuple(hashes), language))
+
+
+@lru_cache(maxsize=64)
+def _anchor_keys(hashes: tuple[int, ...], language: str) -> tuple[int, ...]:
+    """`anchor_keys`, remembered: a search keys the same anchors for `searched_keys` and
+    again for `key_weights`, on the same thread, one query after the other."""
     seed = np.uint64(xxhash.xxh64_intdigest(f"{_ANCHOR_DOMAIN}{language}".encode()))
     values = np.asarray(hashes, dtype=np.uint64) ^ seed
     keyed: list[int] = to_signed(mix(values, ())).tolist()
-    return keyed
+    return tuple(keyed)
 
 
 def stored_keys(posting: PostingAnchors) -> list[int]:

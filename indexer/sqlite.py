@@ -479,7 +479,8 @@ class SqliteStore:
         until = MAX_TS if query.until is None else to_micros(query.until)
         with self._lock, self._connection("find translations") as conn:
             bands = self._searchable(conn, since)
-            seen = [lang for lang in languages if bands.seen([language_key(lang)])]
+            held_ever = set(bands.seen(language_key(lang) for lang in languages))
+            seen = [lang for lang in languages if language_key(lang) in held_ever]
             keys, _ = searched_keys(query, seen)
             if not keys:
                 return []
