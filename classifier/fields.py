@@ -29,6 +29,7 @@ from classifier.anchors import anchors
 from classifier.gazetteer import Place, resolve
 from classifier.places import location_parts
 from classifier.places import place_keys as place_keys  # re-exported: mutations uses it
+from indexer.anchor_keys import given_language
 from indexer.language import DETECT_PREFIX_CHARS, detect_language, stop_words
 from indexer.shingles import token_hashes
 from indexer.text import (
@@ -410,9 +411,7 @@ def _grades(tokens: Sequence[str], joined: bool, first_only: bool = False) -> fr
 def _language(given: object, text: str) -> str | None:
     """The posting's language: the given code's first subtag ("fr-BE" → "fr"), else what
     py3langid reads in the opening of the text (`indexer.language`), else None."""
-    if isinstance(given, str) and given.strip():
-        return given.strip().lower().replace("_", "-").split("-")[0]
-    return _detected(text[: 4 * DETECT_PREFIX_CHARS])
+    return given_language(given) or _detected(text[: 4 * DETECT_PREFIX_CHARS])
 
 
 @lru_cache(maxsize=4096)  # training extracts each ad's variants again; bounded for a service

@@ -100,7 +100,7 @@ def posting_anchors(
     reads in the description (or the title). Anchors come from title, company and the
     HTML-stripped description, without the stop words of that language."""
     text = strip_html(description)
-    code = _given_language(language) or detect_language(text or title)
+    code = given_language(language) or detect_language(text or title)
     if code not in SEARCHED_LANGUAGES:
         return NO_ANCHORS
     words = anchors("\n".join((title, company or "", text)), stop_words(code))
@@ -108,7 +108,9 @@ def posting_anchors(
     return PostingAnchors(code, tuple(hashes))
 
 
-def _given_language(value: object) -> str | None:
+def given_language(value: object) -> str | None:
+    """The language a client's `language` field names: its first subtag, lower case ("fr-BE"
+    and "FR_be" -> "fr"); None when absent or blank. The classifier's fields read it alike."""
     if isinstance(value, str) and value.strip():
         return value.strip().lower().replace("_", "-").split("-")[0]
     return None
@@ -166,21 +168,17 @@ def other_languages(query: TranslationQuery) -> list[str]:
     return [language for language in SEARCHED_LANGUAGES if language != own]
 
 
-def searched_keys(query: TranslationQuery, present: Sequence[str]) -> tuple[list[int], list[str]]:
-    """The keys a store counts (with each key's language): every anchor of the query in each
+def searched_keys(query: TranslationQuery, present: Sequence[str]) -> list[int]:
+    """The keys a store counts: every anchor of the query in each
     language of `present`, then every anchor in the query's own language (how common the
     anchor is on the query's side: see `key_weights`), each block in the order of
     `query.anchors.hashes`. Nothing when `present` is empty."""
     own = query.anchors.language
     if not present or own is None:
-        return [], []
-    keys: list[int] = []
-    languages: list[str] = []
-    for language in (*present, own):
-        keyed = anchor_keys(query.anchors.hashes, language)
-        keys += keyed
-        languages += [language] * len(keyed)
-    return keys, languages
+        return []
+    return [
+        key for language in (*present, own) for key in anchor_keys(query.anchors.hashes, language)
+    ]
 
 
 def key_weights(

@@ -35,7 +35,7 @@ import numpy.typing as npt
 _I64 = npt.NDArray[np.int64]
 _NO_TIME = np.iinfo(np.int64).min
 _NOTHING_LOADED = np.iinfo(np.int64).max
-_COUNT_CHUNK = 256  # entries of a key checked at a time by `key_counts`
+_COUNT_CHUNK = 256  # entries of a key checked at a time by `count`
 
 
 @dataclass(frozen=True)
@@ -241,10 +241,6 @@ class BandIndex:
                 if staged:
                     spans[i].append(np.asarray(staged, dtype=np.int64))
         return spans
-
-    def key_counts(self, keys: Sequence[int], since: int, until: int, at_most: int) -> list[int]:
-        """`count` of `spans(keys)`."""
-        return self.count(self.spans(keys), since, until, at_most)
 
     def count(
         self, spans: Sequence[Sequence[_I64]], since: int, until: int, at_most: int

@@ -237,7 +237,7 @@ class TranslationSearch:
             candidates = [lang for lang in others if lang in seen]
         if not candidates:
             return []
-        keys, _ = searched_keys(query, candidates)
+        keys = searched_keys(query, candidates)
         wanted = keys if totals is not None else keys + [language_key(x) for x in candidates]
         counted = self._count(wanted, since, until, pending.skipped, window)
         if totals is None:
@@ -246,7 +246,7 @@ class TranslationSearch:
                 for lang in candidates
                 if (n := counted[language_key(lang)] + pending.count(language_key(lang)))
             }
-        keys, _ = searched_keys(query, [x for x in candidates if totals.get(x)])
+        keys = searched_keys(query, [x for x in candidates if totals.get(x)])
         weights = key_weights(
             query, {key: counted[key] + pending.count(key) for key in keys}, totals
         )

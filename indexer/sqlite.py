@@ -481,7 +481,7 @@ class SqliteStore:
             bands = self._searchable(conn, since)
             held_ever = set(bands.seen(language_key(lang) for lang in languages))
             seen = [lang for lang in languages if language_key(lang) in held_ever]
-            keys, _ = searched_keys(query, seen)
+            keys = searched_keys(query, seen)
             if not keys:
                 return []
             # One pass over the key index for the languages' keys and the other languages'
