@@ -16,7 +16,7 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -25,18 +25,18 @@ import xxhash
 
 from classifier import contacts
 from classifier import lexicon as lx
-from classifier.anchors import anchors
 from classifier.gazetteer import Place, resolve
 from classifier.places import location_parts
 from classifier.places import place_keys as place_keys  # re-exported: mutations uses it
-from indexer.anchor_keys import given_language
-from indexer.language import DETECT_PREFIX_CHARS, detect_language, stop_words
+from indexer.language import stop_words
+from indexer.reading import Reading, read_document
 from indexer.shingles import token_hashes
 from indexer.text import (
     clean,
     normalise_company,
     normalise_location,
     normalise_title,
+    plain,
     strip_html,
     tokenize,
 )
@@ -161,16 +161,20 @@ class PostingFields:
     translation keeps (`classifier.anchors`)."""
 
 
-def extract_fields(document: Mapping[str, Any]) -> PostingFields:
+def extract_fields(document: Mapping[str, Any], reading: Reading | None = None) -> PostingFields:
     """Extract the comparable fields of a posting dict in the API schema.
 
     Only `title`, `description`, `company`, `location`, `salary` and `language` are read;
-    absent or non-string values count as missing. Unit: one posting.
+    absent or non-string values count as missing. Unit: one posting. `reading` is the
+    document's `indexer.reading.read_document`, when the caller has it already (a prepared
+    posting carries it): language and anchors are then not read again.
     """
+    if reading is None:
+        reading = read_document(document)
     title = _text(document, "title")
-    text = _plain(strip_html(_text(document, "description")))
+    text = plain(strip_html(_text(document, "description")))
     location = _text(document, "location")
-    salary_text = _plain(_text(document, "salary"))
+    salary_text = plain(_text(document, "salary"))
 
     title_words = clean(title).split()
     title_key = normalise_title(title)
@@ -179,7 +183,7 @@ def extract_fields(document: Mapping[str, Any]) -> PostingFields:
     # (48.0 -> 36.9 KB per extracted posting, 2,000 NHS ads, tracemalloc)
     token_set = frozenset(map(sys.intern, tokens))
     numbers = frozenset(filter(str.isdigit, token_set))
-    language = _language(document.get("language"), text)
+    language = reading.language
     location_clean = clean(location)
     postcodes, outward, places = location_parts(location_clean, location)
     stop = stop_words(language or "")
@@ -223,7 +227,7 @@ def extract_fields(document: Mapping[str, Any]) -> PostingFields:
         shingles=shingles,
         job_shingles=middle,
         language=language,
-        anchors=anchors("\n".join((title, _text(document, "company"), text)), stop),
+        anchors=reading.anchors,
     )
 
 
@@ -242,7 +246,7 @@ def description_markers(text: str) -> frozenset[str]:
     """The contract markers a description states (what `PostingFields.description_contract`
     holds), without extracting the other fields: for training transformations that must not
     contradict the text."""
-    tokens = _tokens(_plain(strip_html(text)))
+    tokens = _tokens(plain(strip_html(text)))
     return _scan(f" {' '.join(tokens)} ", frozenset(tokens), _tables()[1])
 
 
@@ -295,15 +299,6 @@ section rules call job-specific."""
 def _text(document: Mapping[str, Any], key: str) -> str:
     value = document.get(key)
     return value if isinstance(value, str) else ""
-
-
-def _plain(text: str) -> str:
-    """Replace typographic characters (see `lexicon.TYPOGRAPHY`) so most ads become ASCII."""
-    if text.isascii():
-        return text
-    for char, replacement in lx.TYPOGRAPHY:
-        text = text.replace(char, replacement)
-    return text
 
 
 def _tokens(text: str) -> list[str]:
@@ -406,15 +401,3 @@ def _grades(tokens: Sequence[str], joined: bool, first_only: bool = False) -> fr
         if first_only:
             break
     return frozenset(found)
-
-
-def _language(given: object, text: str) -> str | None:
-    """The posting's language: the given code's first subtag ("fr-BE" → "fr"), else what
-    py3langid reads in the opening of the text (`indexer.language`), else None."""
-    return given_language(given) or _detected(text[: 4 * DETECT_PREFIX_CHARS])
-
-
-@lru_cache(maxsize=4096)  # training extracts each ad's variants again; bounded for a service
-def _detected(opening: str) -> str | None:
-    """`detect_language` of a text's opening: all of the text it reads (see there)."""
-    return detect_language(opening)

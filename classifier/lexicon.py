@@ -329,27 +329,6 @@ client."""
 
 # --- contacts and references --------------------------------------------------------------------
 
-TYPOGRAPHY: tuple[tuple[str, str], ...] = (
-    ("\u2019", "'"),
-    ("\u2018", "'"),
-    ("\u201c", '"'),
-    ("\u201d", '"'),
-    ("\u2013", "-"),
-    ("\u2014", "-"),
-    ("\u2022", " "),
-    ("\u00b7", " "),
-    ("\u25cf", " "),
-    ("\u2026", "."),
-    ("\u00a0", " "),
-    ("\u202f", " "),
-    ("\u00a3", " gbp "),
-    ("\u20ac", " eur "),
-)
-"""Typographic characters replaced before extraction. Most English ads are ASCII but for a
-curly quote, a dash or "£"; replacing them keeps the text ASCII, where `str.lower` and
-`str.translate` take fast paths. Currency symbols become ISO-like words,
-which the salary patterns read like "EUR 45.000"."""
-
 EMAIL_LOCAL = re.compile(r"[\w.+-]{1,64}$")
 EMAIL_DOMAIN = re.compile(r"[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}", re.IGNORECASE)
 URL = re.compile(r"(?:https?://|www\.)[^\s<>\"'()\[\]]+", re.IGNORECASE)
@@ -407,7 +386,7 @@ DATE_LIKE = re.compile(r"^\d{1,4}-[a-z]{3,9}-\d{2,4}$")
 CURRENCY_WORDS = words(
     "gbp eur euro euros usd chf pln zl huf ft ron lei bgn лв kn hrk sek dkk nok kr"
 )
-"""Currency tokens (after TYPOGRAPHY turned "£"/"€" into "gbp"/"eur")."""
+"""Currency tokens (after `indexer.text.TYPOGRAPHY` turned "£"/"€" into "gbp"/"eur")."""
 AMOUNT_AFTER = re.compile(
     r"[\s:]{0,2}(\d{1,3}(?:[ .,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)\s?(k\b)?",
     re.IGNORECASE,

@@ -160,7 +160,8 @@ class LightGBMScorer:
         if found is None:
             if not posting.document:
                 raise ValueError(f"posting {posting.id}: fields not memoised and no document")
-            found = extract_fields(posting.document)
+            reading = posting.reading if isinstance(posting, PreparedPosting) else None
+            found = extract_fields(posting.document, reading)
             if remember:
                 self._fields.put(key, found)
         return found

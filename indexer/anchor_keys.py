@@ -45,11 +45,10 @@ from functools import cache, lru_cache
 import numpy as np
 import xxhash
 
-from indexer.anchor_words import anchors
-from indexer.language import CANDIDATE_LANGUAGES, detect_language, stop_words
+from indexer.language import CANDIDATE_LANGUAGES
 from indexer.minhash import to_signed
+from indexer.reading import Reading
 from indexer.shingles import mix
-from indexer.text import strip_html
 
 STORED_ANCHORS = 32
 """Anchor keys stored per posting, lowest anchor hashes first (see the module docstring)."""
@@ -92,28 +91,13 @@ class PostingAnchors:
 NO_ANCHORS = PostingAnchors(None, ())
 
 
-def posting_anchors(
-    title: str, company: str | None, description: str, language: object = None
-) -> PostingAnchors:
-    """The anchors of a posting and its language: the client's `language` field (first
-    subtag, "fr-BE" -> "fr") if it names a searched language, else what `detect_language`
-    reads in the description (or the title). Anchors come from title, company and the
-    HTML-stripped description, without the stop words of that language."""
-    text = strip_html(description)
-    code = given_language(language) or detect_language(text or title)
-    if code not in SEARCHED_LANGUAGES:
+def posting_anchors(reading: Reading) -> PostingAnchors:
+    """What the index keys of a posting's reading (`indexer.reading`): its language, if it
+    is one of `SEARCHED_LANGUAGES`, and the xxh64 of each anchor word; nothing otherwise."""
+    if reading.language not in SEARCHED_LANGUAGES:
         return NO_ANCHORS
-    words = anchors("\n".join((title, company or "", text)), stop_words(code))
-    hashes = sorted({xxhash.xxh64_intdigest(word.encode("utf-8")) for word in words})
-    return PostingAnchors(code, tuple(hashes))
-
-
-def given_language(value: object) -> str | None:
-    """The language a client's `language` field names: its first subtag, lower case ("fr-BE"
-    and "FR_be" -> "fr"); None when absent or blank. The classifier's fields read it alike."""
-    if isinstance(value, str) and value.strip():
-        return value.strip().lower().replace("_", "-").split("-")[0]
-    return None
+    hashes = sorted({xxhash.xxh64_intdigest(word.encode("utf-8")) for word in reading.anchors})
+    return PostingAnchors(reading.language, tuple(hashes))
 
 
 @cache

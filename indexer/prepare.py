@@ -19,6 +19,7 @@ from indexer.anchor_keys import PostingAnchors, posting_anchors, stored_keys
 from indexer.boilerplate import UnitCounter, Witnesses, unit_hash
 from indexer.lookup_keys import lead_changed, lookup_keys
 from indexer.minhash import Sketch, SketchParams, band_keys
+from indexer.reading import Reading, read_document
 from indexer.sections import Unit, split_units
 from indexer.store import StoredPosting
 from indexer.text import keys_block, normalise_company, normalise_title, tokenize
@@ -47,8 +48,12 @@ class PreparedPosting:
     snippets and partial copies, and the company-title key, which finds company variants."""
     content_hash: str
     document: dict[str, Any]
+    reading: Reading
+    """Language and anchor words (`indexer.reading`), read once here: the classifier's fields
+    of this posting take them instead of reading the text again."""
     anchors: PostingAnchors
-    """Language and anchors (`indexer.anchor_keys`): what finds this posting's translations."""
+    """Language and anchor hashes (`indexer.anchor_keys`): what finds this posting's
+    translations."""
     profile: UnitProfile
     unit_hashes: tuple[int | None, ...]
     boilerplate: tuple[bool, ...]
@@ -121,6 +126,7 @@ def prepare(
     client sent, the basis of the content hash.
     """
     profile = profile_units(units, params)
+    reading = read_document(document)
     title_key, company_key = normalise_title(title), normalise_company(company)
     unit_hashes = tuple(unit_hash(u.tokens) for u in units)
     boilerplate = (False,) * len(units)
@@ -140,18 +146,12 @@ def prepare(
         lookup_keys=lookup_keys(profile, boilerplate, company_key, title_key),
         content_hash=content_hash(received),
         document=document,
-        anchors=posting_anchors(
-            title, company, _text(document, "description"), document.get("language")
-        ),
+        reading=reading,
+        anchors=posting_anchors(reading),
         profile=profile,
         unit_hashes=unit_hashes,
         boilerplate=boilerplate,
     )
-
-
-def _text(document: dict[str, Any], key: str) -> str:
-    value = document.get(key)
-    return value if isinstance(value, str) else ""
 
 
 def with_boilerplate(

@@ -103,6 +103,38 @@ def strip_html(raw: str) -> str:
     return _ANY_TAG.sub("", text)
 
 
+TYPOGRAPHY: tuple[tuple[str, str], ...] = (
+    ("\u2019", "'"),
+    ("\u2018", "'"),
+    ("\u201c", '"'),
+    ("\u201d", '"'),
+    ("\u2013", "-"),
+    ("\u2014", "-"),
+    ("\u2022", " "),
+    ("\u00b7", " "),
+    ("\u25cf", " "),
+    ("\u2026", "."),
+    ("\u00a0", " "),
+    ("\u202f", " "),
+    ("\u00a3", " gbp "),
+    ("\u20ac", " eur "),
+)
+"""Typographic characters replaced before the classifier's fields and the posting's reading
+(`indexer.reading`) are extracted. Most English ads are ASCII but for a curly quote, a dash
+or "£"; replacing them keeps the text ASCII, where `str.lower` and `str.translate` take fast
+paths. Currency symbols become ISO-like words, which the salary patterns read like
+"EUR 45.000". Not used by `clean` or `tokenize`: the index's keys do not depend on it."""
+
+
+def plain(text: str) -> str:
+    """`text` with its typographic characters replaced (`TYPOGRAPHY`)."""
+    if text.isascii():
+        return text
+    for char, replacement in TYPOGRAPHY:
+        text = text.replace(char, replacement)
+    return text
+
+
 def fold_accents(text: str) -> str:
     """Remove accents (combining marks with a non-zero combining class) after NFKD, so
     "Responsable" matches "Résponsable".

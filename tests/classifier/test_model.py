@@ -26,6 +26,7 @@ from classifier.scoring import Candidate, PairScorer, candidate_for
 from classifier.train import choose_threshold, split, train
 from indexer.minhash import SketchParams
 from indexer.prepare import prepare_document, to_stored
+from indexer.reading import Reading
 from tests.classifier.postings import BASE_POSTINGS, NURSE_EN, synthetic_ads
 
 PLAN = PairPlan(positives=120, mutations=120, boilerplate=15, random=25)
@@ -252,3 +253,19 @@ def test_the_memo_budget_comes_from_the_settings() -> None:
     assert isinstance(default, LightGBMScorer) and isinstance(larger, LightGBMScorer)
     assert default._fields._tokens == 55_000_000 // 37
     assert larger._fields._tokens == 10_000_000 and larger._fields._size == 10_000_000 // 180
+
+
+def test_the_query_fields_take_the_prepared_reading_and_candidates_read_their_own() -> None:
+    """Language and anchors are read once where a posting is prepared (`indexer.reading`):
+    the query's fields take them from the prepared posting, a candidate read back from the
+    index reads its document, and both give the same fields for the same ad."""
+    scorer = load_model()
+    query, [candidate] = _candidates(NURSE_EN, [{**NURSE_EN, "id": "repost"}])
+    mine, theirs = scorer.fields(query, remember=False), scorer.fields(candidate.posting, False)
+    for name in mine.__dataclass_fields__:
+        a, b = getattr(mine, name), getattr(theirs, name)
+        assert np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b, name
+    stated = Reading("de", frozenset({"berlin"}))
+    fields = scorer.fields(replace(query, reading=stated), remember=False)
+    assert (fields.language, fields.anchors) == ("de", frozenset({"berlin"}))
+    assert scorer.fields(candidate.posting, remember=False).language == "en"

@@ -23,14 +23,19 @@ from indexer.anchor_keys import (
     stored_keys,
 )
 from indexer.band_index import BandIndex
+from indexer.reading import Reading, read_document
 from tests.translations import EN_TRANSLATION, PL_ORIGINAL
 
 T0 = datetime(2025, 10, 1, tzinfo=UTC)
 
 
 def of(posting: dict[str, str]) -> PostingAnchors:
-    return posting_anchors(
-        posting["title"], posting["company"], posting["description"], posting.get("language")
+    return posting_anchors(read_document(posting))
+
+
+def read(title: str, company: str | None, description: str, language: str | None) -> Reading:
+    return read_document(
+        {"title": title, "company": company, "description": description, "language": language}
     )
 
 
@@ -42,11 +47,13 @@ def test_a_translation_keeps_anchors_of_its_original() -> None:
 
 
 def test_language_given_by_the_client_wins_and_unknown_gives_no_keys() -> None:
-    given = posting_anchors("Engineer", "Acme", "Acme hires in Lyon.", "fr-BE")
+    given = posting_anchors(read("Engineer", "Acme", "Acme hires in Lyon.", "fr-BE"))
     assert given.language == "fr" and given.hashes
-    assert posting_anchors("", None, "12345 67890", None) == PostingAnchors(None, ())
+    assert posting_anchors(read("", None, "12345 67890", None)) == PostingAnchors(None, ())
     assert stored_keys(PostingAnchors(None, (1, 2))) == []
-    assert posting_anchors("x", None, "Some text in English here.", "tlh").language is None
+    # a language the index does not key: the reading keeps it, the keys say nothing
+    klingon = read("x", None, "Some text in English here.", "tlh")
+    assert klingon.language == "tlh" and posting_anchors(klingon) == PostingAnchors(None, ())
 
 
 def test_stored_keys_are_the_language_key_then_the_lowest_anchor_hashes() -> None:
