@@ -1,8 +1,13 @@
 # jobdedup service image: python:3.11-slim, non-root, health-checked on /ready.
 #   docker build -t jobdedup .        (docker-compose.yml builds and runs it beside Elasticsearch 8)
 FROM python:3.11-slim AS build
+# gcc builds the Cython kernels (indexer/_kernels.pyx, setup.py) into the wheel; the runtime
+# stage installs that wheel and needs no compiler.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY indexer ./indexer
 COPY classifier ./classifier
 COPY service ./service

@@ -96,17 +96,23 @@ def _get_identifier() -> _Identifier:
         with _LOCK:
             identifier = _identifier
             if identifier is None:
-                key = fingerprint([Path(__file__)], ["py3langid", "numpy"])
+                key = fingerprint(
+                    [Path(__file__), Path(__file__).with_name("language_model.py")],
+                    ["py3langid", "numpy"],
+                )
                 _identifier = identifier = cached("language-model", key, _load_identifier)
     return identifier
 
 
 def _load_identifier() -> _Identifier:
-    """py3langid's model restricted to `CANDIDATE_LANGUAGES`: 1.0 s to inflate (LZMA) and
-    build, 0.13 s to read back from the disk cache (`indexer.disk_cache`, a 78 MB file)."""
-    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+    """py3langid's model restricted to `CANDIDATE_LANGUAGES`, its byte walk compiled
+    (`indexer.language_model`): 1.0 s to inflate (LZMA) and build, 0.13 s to read back from
+    the disk cache (`indexer.disk_cache`, a 78 MB file)."""
+    from py3langid.langid import MODEL_FILE
 
-    model = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    from indexer.language_model import CompiledIdentifier
+
+    model = CompiledIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
     model.set_languages(list(CANDIDATE_LANGUAGES))
     return cast(_Identifier, model)
 

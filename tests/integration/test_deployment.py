@@ -99,3 +99,17 @@ def test_the_image_health_check_follows_ready(tmp_path: Path) -> None:
             [sys.executable, *command[1:]], env=env, timeout=30, capture_output=True, check=False
         )
         assert unhealthy.returncode != 0
+
+
+def test_the_image_builds_the_compiled_kernels() -> None:
+    """The wheel is built in the image's first stage: it must get setup.py (which compiles
+    `indexer/_kernels.pyx`) and a C compiler, or the image has no kernels to import."""
+    build = DOCKERFILE.read_text().split("\nFROM ")[1]  # the first stage
+    copied = {
+        name
+        for line in re.findall(r"^COPY (.+)$", build, re.MULTILINE)
+        for name in line.split()[:-1]
+    }
+    assert {"pyproject.toml", "setup.py", "indexer"} <= copied
+    assert re.search(r"apt-get install [^\n]*\bgcc\b", build)
+    assert (ROOT / "indexer" / "_kernels.pyx").is_file()

@@ -1,0 +1,19 @@
+"""Types of the compiled kernels (`indexer/_kernels.pyx`)."""
+
+import numpy as np
+import numpy.typing as npt
+
+def unit_minimums(
+    shingles: npt.NDArray[np.uint64],
+    owners: npt.NDArray[np.intp],
+    unit_count: int,
+    xor: npt.NDArray[np.uint64],
+    mul: npt.NDArray[np.uint64],
+) -> npt.NDArray[np.uint64]: ...
+def dfa_visits(
+    nextmove: npt.NDArray[np.uint32],
+    rowbase: npt.NDArray[np.int64],
+    output: npt.NDArray[np.int32],
+    data: bytes,
+    seen: npt.NDArray[np.int32],
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]: ...

@@ -1,0 +1,130 @@
+"""The compiled kernels (`indexer/_kernels.pyx`) give bit for bit what the code they replace
+gave: per-unit MinHash minimums as numpy computed them, and py3langid's scores as its own
+Python byte walk computed them."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+from indexer._kernels import unit_minimums
+from indexer.language import CANDIDATE_LANGUAGES
+from indexer.language_model import CompiledIdentifier
+from indexer.minhash import SketchParams, permutations
+from indexer.prepare import posting_units
+from indexer.units import profile_units
+from tests.classifier.postings import BASE_POSTINGS
+from tests.unit.test_language import ADS
+
+U64 = npt.NDArray[np.uint64]
+
+
+def numpy_minimums(shingles: U64, owners: npt.NDArray[np.intp], units: int) -> U64:
+    """The numpy computation the kernel replaced: every permutation of every shingle, then
+    the minimum over each unit's shingles."""
+    xor, mul = permutations(1, 128)
+    values = (shingles[:, None] ^ xor) * mul
+    result = np.full((max(units, 1), 128), np.iinfo(np.uint64).max, dtype=np.uint64)
+    for unit in range(units):
+        mine = values[owners == unit]
+        if len(mine):
+            result[unit] = mine.min(axis=0)
+    return result
+
+
+@pytest.mark.parametrize("posting", BASE_POSTINGS, ids=lambda p: str(p["id"]))
+def test_unit_minimums_of_real_ads_are_numpys(posting: dict[str, str]) -> None:
+    units = posting_units(posting["title"], posting["description"])
+    profile = profile_units(units, SketchParams())
+    assert len(units) > 1 and len(profile.shingles) > 20
+    expected = numpy_minimums(profile.shingles, profile.owners, len(units))
+    assert np.array_equal(profile.mins, expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(0, 2**64 - 1), max_size=300),
+    st.integers(1, 12),
+    st.randoms(use_true_random=False),
+)
+def test_unit_minimums_of_any_shingles_and_owners(
+    values: list[int], units: int, rng: object
+) -> None:
+    """Owners in any order (a unit may own several runs), units without shingles, none."""
+    shingles = np.array(values, dtype=np.uint64)
+    owners = np.array(
+        [rng.randrange(units) for _ in values],  # type: ignore[attr-defined]
+        dtype=np.intp,
+    )
+    xor, mul = permutations(1, 128)
+    got = unit_minimums(shingles, owners, units, xor, mul)
+    assert np.array_equal(got, numpy_minimums(shingles, owners, units))
+
+
+@pytest.fixture(scope="module")
+def identifiers() -> tuple[LanguageIdentifier, CompiledIdentifier]:
+    python = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    compiled = CompiledIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    for model in (python, compiled):
+        model.set_languages(list(CANDIDATE_LANGUAGES))
+    return python, compiled
+
+
+TEXTS = [
+    *ADS.values(),
+    *(p["description"] for p in BASE_POSTINGS),
+    "",
+    "12345 67890",
+    "STAFF NURSE - BAND 5 - FULL TIME",
+    "Пловдив: шофьор на камион, международен транспорт",
+    "東京都内のオフィスでソフトウェアエンジニアを募集しています",
+    "\x00\xff\u200b\ufeff<b>mixed</b> ✓ 😀",
+]
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_language_scores_are_py3langids_bit_for_bit(
+    identifiers: tuple[LanguageIdentifier, CompiledIdentifier], text: str
+) -> None:
+    python, compiled = identifiers
+    encoded = python._encode(text)
+    assert compiled._raw_score(encoded).tobytes() == python._raw_score(encoded).tobytes()
+    assert compiled.classify(text) == python.classify(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=400))
+def test_language_answers_of_any_text_are_py3langids(
+    identifiers: tuple[LanguageIdentifier, CompiledIdentifier], text: str
+) -> None:
+    python, compiled = identifiers
+    assert compiled.classify(text) == python.classify(text)
+
+
+def test_threads_walking_at_once_get_their_own_answers(
+    identifiers: tuple[LanguageIdentifier, CompiledIdentifier],
+) -> None:
+    """The walk runs without the GIL on a per-thread work array: concurrent threads (the
+    API's) must not mix their counts."""
+    python, compiled = identifiers
+    expected = {text: python.classify(text) for text in ADS.values()}
+    wrong: list[str] = []
+
+    def detect() -> None:
+        for _ in range(30):
+            for text, answer in expected.items():
+                if compiled.classify(text) != answer:
+                    wrong.append(text)
+
+    threads = [threading.Thread(target=detect) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert wrong == []
