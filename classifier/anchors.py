@@ -2,14 +2,10 @@
 
 The anchor words themselves (`anchors`, `transliterate`) live in `indexer.anchor_words`,
 because the index keys them too (`indexer.anchor_keys`: how a translated re-post becomes a
-candidate); they are re-exported here for the classifier's callers.
+candidate), and a posting reads them once (`indexer.reading`) for its keys and its fields.
 """
 
 from __future__ import annotations
-
-from indexer.anchor_words import anchors, transliterate
-
-__all__ = ["anchors", "shared_anchors", "transliterate"]
 
 
 def shared_anchors(

@@ -29,7 +29,7 @@ from classifier.gazetteer import Place, resolve
 from classifier.places import location_parts
 from classifier.places import place_keys as place_keys  # re-exported: mutations uses it
 from indexer.language import stop_words
-from indexer.reading import Reading, read_document
+from indexer.reading import Reading, read_text
 from indexer.shingles import token_hashes
 from indexer.text import (
     clean,
@@ -169,10 +169,10 @@ def extract_fields(document: Mapping[str, Any], reading: Reading | None = None) 
     document's `indexer.reading.read_document`, when the caller has it already (a prepared
     posting carries it): language and anchors are then not read again.
     """
-    if reading is None:
-        reading = read_document(document)
     title = _text(document, "title")
     text = plain(strip_html(_text(document, "description")))
+    if reading is None:
+        reading = read_text(document, text)
     location = _text(document, "location")
     salary_text = plain(_text(document, "salary"))
 

@@ -6,8 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from classifier.anchors import anchors, shared_anchors, transliterate
+from classifier.anchors import shared_anchors
 from classifier.features import FEATURE_NAMES, pair_features
+from indexer.anchor_words import anchors, transliterate
 from tests.classifier.postings import WAREHOUSE_EN as OTHER_EN
 from tests.classifier.postings import WELDER_EN as EN
 from tests.classifier.postings import WELDER_PL as PL
