@@ -17,3 +17,13 @@ def dfa_visits(
     data: bytes,
     seen: npt.NDArray[np.int32],
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]: ...
+def run_matches(
+    runs: list[npt.NDArray[np.int64]], query: npt.NDArray[np.int64]
+) -> list[tuple[int, int, int, int]]: ...
+def count_live(
+    spans: list[list[npt.NDArray[np.int64]]],
+    posted: npt.NDArray[np.int64],
+    since: int,
+    until: int,
+    at_most: int,
+) -> list[int]: ...

@@ -75,3 +75,67 @@ def test_loading_stored_rows_matches_the_staged_path() -> None:
     assert _found(index, [3, -2, 1], 0, 10) == {1: 2, 9: 2}
     assert _found(index, [3], 6, 10) == {9: 1}
     assert index.allocate_rid() == 10  # never a rid the stored rows used
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_spans_count_and_holders_match_a_brute_force_scan(seed: int) -> None:
+    """Through commits, removals, savepoints rolled back and queries repeating a key: per
+    key, the live holders in the window, counted exactly up to `at_most` and as
+    `at_most + 1` beyond it."""
+    rng = random.Random(seed)
+    index = BandIndex()
+    live: dict[int, tuple[int, set[int]]] = {}
+    mark, at_mark = 0, dict(live)
+    for step in range(500):
+        roll = rng.random()
+        if live and roll < 0.2:
+            rid = rng.choice(sorted(live))
+            index.stage_remove(rid)
+            del live[rid]
+        elif roll < 0.25:
+            index.rollback_to(mark)
+            live = dict(at_mark)
+        elif roll < 0.3:
+            mark, at_mark = index.mark(), dict(live)
+        else:
+            rid = index.allocate_rid()
+            keys = {rng.randrange(-30, 30) for _ in range(rng.randrange(1, 8))}
+            posted = rng.randrange(0, 100)
+            index.stage_add(rid, posted, sorted(keys))
+            live[rid] = (posted, keys)
+        if step % 23 == 22:
+            index.commit()
+            mark, at_mark = 0, dict(live)
+        query = [rng.randrange(-30, 30) for _ in range(rng.randrange(1, 12))]
+        since = rng.randrange(-10, 60)
+        until = since + rng.randrange(0, 60)
+        at_most = rng.randrange(0, 6)
+        spans = index.spans(query)
+        holding = [
+            sorted(r for r, (at, own) in live.items() if k in own and since <= at <= until)
+            for k in query
+        ]
+        assert index.count(spans, since, until, at_most) == [
+            min(len(h), at_most + 1) for h in holding
+        ]
+        position, rids, posted_at = index.holders(spans, since, until)
+        pairs = list(zip(position.tolist(), rids.tolist(), strict=True))
+        assert [sorted(r for p, r in pairs if p == i) for i in range(len(query))] == holding
+        assert all(live[r][0] == t for r, t in zip(rids.tolist(), posted_at.tolist(), strict=True))
+
+
+def test_a_row_loaded_inside_a_transaction_that_removed_it_stays_removed() -> None:
+    """A posting older than the loaded window, removed by the open transaction and then
+    loaded (a search asked for an older window): not found until the removal rolls back."""
+    index = BandIndex(max_rid=3)
+    index.load([(3, 50, np.array([7], dtype="<i8").tobytes())], since=40)
+    index.stage_remove(1)
+    rows = [(1, 10, np.array([7], dtype="<i8").tobytes())]
+    assert index.load(rows, since=0) == 1
+    assert _found(index, [7], 0, 100) == {3: 1}
+    assert index.count(index.spans([7]), 0, 100, 5) == [1]
+    index.rollback_to(0)
+    assert _found(index, [7], 0, 100) == {1: 1, 3: 1}
+    index.stage_remove(1)
+    index.commit()
+    assert _found(index, [7], 0, 100) == {3: 1}
