@@ -5,11 +5,15 @@
 Prints one table: for each kernel (`indexer/_kernels.pyx`), how many inputs were compared,
 how many results differ (must be 0: the kernels are meant to be bit-identical), and the
 mean time per input of the old code and of the kernel, measured alternately twice in this
-process. Inputs: the per-unit shingles of the first --ads NHS ads (MinHash minimums), and the
+process. Inputs: the per-unit shingles of the first --ads NHS ads (MinHash minimums), the
 300-character openings `detect_language` reads of every string field longer than 40
 characters in every JSONL corpus of ../shared/data (language identification: py3langid's
 own `LanguageIdentifier` against `indexer.language_model.CompiledIdentifier`, both restricted
-to our languages). Never run as a test.
+to our languages), and the key index of those NHS ads (committed 256 at a time, as ingest
+does) searched with each ad's keys and its anchors keyed in Welsh, what the translation
+search counts (`run_matches` and `count_live` in `BandIndex.spans` and `count`, against the
+numpy code they replaced: a pair of binary searches per run, every holder's time read).
+Never run as a test.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.nhs import SHARED, nhs_postings  # noqa: E402
+from indexer.anchor_keys import anchor_keys, language_key  # noqa: E402
+from indexer.band_index import BandIndex  # noqa: E402
 from indexer.language import CANDIDATE_LANGUAGES, DETECT_PREFIX_CHARS  # noqa: E402
 from indexer.minhash import SketchParams, permutations  # noqa: E402
 from indexer.prepare import posting_units  # noqa: E402
@@ -53,6 +59,56 @@ def numpy_minimums(shingles: U64, owners: npt.NDArray[np.intp], units: int) -> U
     runs = owners[cuts]
     result[runs] = np.minimum(result[runs], np.minimum.reduceat(block, cuts, axis=0))
     return result
+
+
+I64 = npt.NDArray[np.int64]
+
+
+def numpy_spans(index: BandIndex, keys: Sequence[int]) -> list[list[I64]]:
+    """`BandIndex.spans` before the kernel: two binary searches of every key in every run."""
+    query = np.asarray(list(keys), dtype=np.int64)
+    spans: list[list[I64]] = [[] for _ in range(len(query))]
+    for run_keys, run_rids in index._runs:
+        starts = np.searchsorted(run_keys, query, side="left")
+        stops = np.searchsorted(run_keys, query, side="right")
+        for i in np.flatnonzero(stops > starts).tolist():
+            spans[i].append(run_rids[starts[i] : stops[i]])
+    return spans
+
+
+def numpy_count(index: BandIndex, spans: list[list[I64]], since: int, until: int) -> list[int]:
+    """Every holder's posted_at read, the live ones in the window counted (exact)."""
+    counts = []
+    for held in spans:
+        if not held:
+            counts.append(0)
+            continue
+        posted = index._visible[np.concatenate(held)]
+        counts.append(int(np.count_nonzero((posted >= since) & (posted <= until))))
+    return counts
+
+
+def _key_index(ads: int) -> tuple[BandIndex, list[list[int]]]:
+    """The key index of the first `ads` NHS ads and one search per ad: its own keys, then its
+    anchors keyed in Welsh (absent keys, as most of a translation search's are)."""
+    from datetime import UTC, datetime
+
+    from service.preparation import prepare_posting
+    from service.schemas import Posting
+
+    index, queries = BandIndex(), []
+    now = datetime.now(UTC)
+    for n, row in enumerate(nhs_postings(limit=ads), 1):
+        prepared, _ = prepare_posting(Posting.model_validate(row), SketchParams(), now)
+        keys = list(dict.fromkeys(prepared.index_keys))
+        posted = int(prepared.posted_at.timestamp() * 1_000_000)
+        index.stage_add(index.allocate_rid(), posted, keys)
+        if n % 256 == 0:
+            index.commit()
+        welsh = anchor_keys(prepared.anchors.hashes, "cy")
+        queries.append([language_key("en"), *keys, *welsh])
+    index.commit()
+    return index, queries
 
 
 def _profiles(ads: int) -> list[Profile]:
@@ -122,6 +178,24 @@ def main() -> None:
         new.append(_timed(lambda: [compiled.classify(t) for t in sample], len(sample)))
     name = "language of a 300-character opening (all corpora)"
     rows.append(_row(name, len(openings), differ, old, new))
+
+    index, queries = _key_index(args.ads)
+    everything, cap = (-(2**63) + 1, 2**63 - 1), 50
+
+    def numpy_search(keys: list[int]) -> list[int]:
+        counts = numpy_count(index, numpy_spans(index, keys), *everything)
+        return [min(n, cap + 1) for n in counts]
+
+    def kernel_search(keys: list[int]) -> list[int]:
+        return index.count(index.spans(keys), *everything, cap)
+
+    differ = sum(numpy_search(q) != kernel_search(q) for q in queries)
+    old, new = [], []
+    for _ in range(2):
+        old.append(_timed(lambda: [numpy_search(q) for q in queries], len(queries)))
+        new.append(_timed(lambda: [kernel_search(q) for q in queries], len(queries)))
+    name = "key index: holders of each key of a search, counted to 50 (NHS keys)"
+    rows.append(_row(name, len(queries), differ, old, new))
 
     print("| kernel | inputs | results that differ | old (ms each) | kernel (ms each) | speed-up |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
