@@ -93,10 +93,12 @@ NO_ANCHORS = PostingAnchors(None, ())
 
 def posting_anchors(reading: Reading) -> PostingAnchors:
     """What the index keys of a posting's reading (`indexer.reading`): its language, if it
-    is one of `SEARCHED_LANGUAGES`, and the xxh64 of each anchor word; nothing otherwise."""
+    is one of `SEARCHED_LANGUAGES`, and the xxh64 of each anchor word of its text and of its
+    location field; nothing otherwise."""
     if reading.language not in SEARCHED_LANGUAGES:
         return NO_ANCHORS
-    hashes = sorted({xxhash.xxh64_intdigest(word.encode("utf-8")) for word in reading.anchors})
+    words = reading.anchors | reading.place_anchors
+    hashes = sorted({xxhash.xxh64_intdigest(word.encode("utf-8")) for word in words})
     return PostingAnchors(reading.language, tuple(hashes))
 
 

@@ -35,6 +35,11 @@ class Reading:
     anchors: frozenset[str]
     """Anchor words of title, company and description (`indexer.anchor_words`), without the
     stop words of `language`."""
+    place_anchors: frozenset[str] = frozenset()
+    """Anchor words of the `location` field that `anchors` lacks: the index keys them too
+    (`indexer.anchor_keys.posting_anchors`), because a translated re-post keeps its place
+    field as written ("Intendente") when its text names no place, firm or figure; the
+    classifier's anchor features stay on `anchors`, what its model was trained on."""
 
 
 def read_document(document: Mapping[str, Any]) -> Reading:
@@ -50,8 +55,11 @@ def read_text(document: Mapping[str, Any], text: str) -> Reading:
     language = given_language(document.get("language")) or _detected(
         text[: 4 * DETECT_PREFIX_CHARS]
     )
+    stop = stop_words(language or "")
     joined = "\n".join((_text(document, "title"), _text(document, "company"), text))
-    return Reading(language, anchors(joined, stop_words(language or "")))
+    found = anchors(joined, stop)
+    location = _text(document, "location")
+    return Reading(language, found, anchors(location, stop) - found if location else frozenset())
 
 
 def given_language(value: object) -> str | None:

@@ -72,3 +72,33 @@ PL_OTHER_VACANCY: dict[str, Any] = {
         "brutto i kartę Multisport. CV: rekrutacja@drukarnia-wielicka.pl, tel. 12 655 40 17."
     ),
 }
+
+PT_CAPITALS: dict[str, Any] = {
+    "id": "eures-pt-1",
+    "title": "ELETRICISTA DE MANUTENÇÃO",
+    "location": "Odivelas",
+    "posted_at": "2025-10-01",
+    "source": "eures",
+    "description": (
+        "PROCURA-SE ELETRICISTA PARA A MANUTENÇÃO DE EDIFÍCIOS. FUNÇÕES: REPARAÇÃO DE QUADROS "
+        "ELÉTRICOS, SUBSTITUIÇÃO DE ILUMINAÇÃO E VERIFICAÇÃO DE TOMADAS. REQUISITOS: "
+        "EXPERIÊNCIA COMPROVADA, CARTA DE CONDUÇÃO E DISPONIBILIDADE IMEDIATA. OFERECEMOS "
+        "CONTRATO ESTÁVEL E FORMAÇÃO CONTÍNUA."
+    ),
+}
+"""A job centre's ad written in capitals, without employer, names or figures: every word is
+an anchor, and none survives translation but the place field."""
+
+EN_CAPITALS: dict[str, Any] = {
+    "id": "eures-pt-1-en",
+    "title": "MAINTENANCE ELECTRICIAN",
+    "location": "Odivelas",
+    "posted_at": "2025-10-03",
+    "source": "eures",
+    "description": (
+        "WE ARE LOOKING FOR AN ELECTRICIAN TO MAINTAIN BUILDINGS. DUTIES: REPAIRING ELECTRICAL "
+        "PANELS, REPLACING LIGHTING AND CHECKING SOCKETS. REQUIREMENTS: PROVEN EXPERIENCE, "
+        "DRIVING LICENCE AND IMMEDIATE AVAILABILITY. WE OFFER A STABLE CONTRACT AND ONGOING "
+        "TRAINING."
+    ),
+}

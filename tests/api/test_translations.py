@@ -16,7 +16,14 @@ from fastapi.testclient import TestClient
 from service.api import create_app
 from service.settings import Settings
 from tests.api.support import dedup, get_json
-from tests.translations import EN_OTHER_EMPLOYER, EN_TRANSLATION, PL_ORIGINAL, PL_OTHER_VACANCY
+from tests.translations import (
+    EN_CAPITALS,
+    EN_OTHER_EMPLOYER,
+    EN_TRANSLATION,
+    PL_ORIGINAL,
+    PL_OTHER_VACANCY,
+    PT_CAPITALS,
+)
 
 
 def candidate_ids(decision: dict[str, Any]) -> list[str]:
@@ -42,6 +49,15 @@ def test_the_original_after_its_translation_is_found_too(client: TestClient) -> 
 
     assert candidate_ids(original) == ["eures-pl-1-en"]
     assert original["cluster_id"] == "eures-pl-1-en"
+
+
+def test_a_translation_sharing_only_its_place_field_is_a_candidate(client: TestClient) -> None:
+    """No anchor of the two texts survives translation; the location field does."""
+    dedup(client, PT_CAPITALS)
+
+    translated = dedup(client, EN_CAPITALS)
+
+    assert candidate_ids(translated) == ["eures-pt-1"]
 
 
 def test_same_language_postings_never_meet_through_anchors(client: TestClient) -> None:

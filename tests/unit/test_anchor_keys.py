@@ -24,7 +24,7 @@ from indexer.anchor_keys import (
 )
 from indexer.band_index import BandIndex
 from indexer.reading import Reading, read_document
-from tests.translations import EN_TRANSLATION, PL_ORIGINAL
+from tests.translations import EN_CAPITALS, EN_TRANSLATION, PL_ORIGINAL, PT_CAPITALS
 
 T0 = datetime(2025, 10, 1, tzinfo=UTC)
 
@@ -44,6 +44,17 @@ def test_a_translation_keeps_anchors_of_its_original() -> None:
     assert (original.language, translated.language) == ("pl", "en")
     shared = set(original.hashes) & set(translated.hashes)
     assert len(shared) >= 10  # names, models, figures, the e-mail address
+
+
+def test_the_place_field_is_keyed_but_not_compared_as_an_anchor() -> None:
+    """The location's anchor words are keys (a translation keeps its place field) but not
+    part of the reading's anchors, which the classifier's features compare."""
+    pt, en = read_document(PT_CAPITALS), read_document(EN_CAPITALS)
+    assert pt.anchors & en.anchors == frozenset()
+    assert pt.place_anchors == en.place_anchors == frozenset({"odivelas"})
+    assert len(set(of(PT_CAPITALS).hashes) & set(of(EN_CAPITALS).hashes)) == 1
+    named = {**PT_CAPITALS, "description": PT_CAPITALS["description"] + " ODIVELAS."}
+    assert read_document(named).place_anchors == frozenset()  # the text names it already
 
 
 def test_language_given_by_the_client_wins_and_unknown_gives_no_keys() -> None:
