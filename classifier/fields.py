@@ -29,7 +29,7 @@ from classifier.gazetteer import Place, resolve
 from classifier.places import location_parts
 from classifier.places import place_keys as place_keys  # re-exported: mutations uses it
 from indexer.language import stop_words
-from indexer.reading import Reading, read_text
+from indexer.reading import Reading, field_text, read_text
 from indexer.shingles import token_hashes
 from indexer.text import (
     clean,
@@ -169,12 +169,12 @@ def extract_fields(document: Mapping[str, Any], reading: Reading | None = None) 
     document's `indexer.reading.read_document`, when the caller has it already (a prepared
     posting carries it): language and anchors are then not read again.
     """
-    title = _text(document, "title")
-    text = plain(strip_html(_text(document, "description")))
+    title = field_text(document, "title")
+    text = plain(strip_html(field_text(document, "description")))
     if reading is None:
         reading = read_text(document, text)
-    location = _text(document, "location")
-    salary_text = plain(_text(document, "salary"))
+    location = field_text(document, "location")
+    salary_text = plain(field_text(document, "salary"))
 
     title_words = clean(title).split()
     title_key = normalise_title(title)
@@ -190,7 +190,7 @@ def extract_fields(document: Mapping[str, Any], reading: Reading | None = None) 
     padded = f" {' '.join(tokens)} "
     title_padded = f" {' '.join(title_words)} "
     title_table, description_table = _tables()
-    company_key = normalise_company(_text(document, "company"))
+    company_key = normalise_company(field_text(document, "company"))
     references = contacts.references(text) | contacts.references(title)
     region, *fallbacks = _REGIONS.get(language or "", ("GB",))
     pay = contacts.pay(salary_text, frozenset(_tokens(salary_text)), text, token_set)
@@ -294,11 +294,6 @@ boards rewrite between scrapes (intro, "about us", how to apply). By position, n
 `indexer.sections.split_units`, which would cost 0.73 ms per ad on NHS ads (1,000 ads
 measured) against about nothing here; the index sketch already compares the units the
 section rules call job-specific."""
-
-
-def _text(document: Mapping[str, Any], key: str) -> str:
-    value = document.get(key)
-    return value if isinstance(value, str) else ""
 
 
 def _tokens(text: str) -> list[str]:

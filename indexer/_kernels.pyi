@@ -1,5 +1,7 @@
 """Types of the compiled kernels (`indexer/_kernels.pyx`)."""
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -21,7 +23,7 @@ def run_matches(
     runs: list[npt.NDArray[np.int64]], query: npt.NDArray[np.int64]
 ) -> list[tuple[int, int, int, int]]: ...
 def count_live(
-    spans: list[list[npt.NDArray[np.int64]]],
+    spans: list[Sequence[npt.NDArray[np.int64]]],
     posted: npt.NDArray[np.int64],
     since: int,
     until: int,

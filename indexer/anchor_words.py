@@ -43,22 +43,26 @@ def transliterate(text: str) -> str:
     return anyascii(text) if _TRANSLITERATED.search(text) else text
 
 
-def anchors(text: str, stop_words: frozenset[str] = frozenset()) -> frozenset[str]:
+def anchors(
+    text: str, stop_words: frozenset[str] = frozenset(), names: bool = False
+) -> frozenset[str]:
     """The anchor keys of a plain text (title, company and description joined).
 
     `stop_words` are casefolded, accent-folded words never taken as anchors (the text's own
     language: a capitalised sentence opener is not a name). Most words are lower case and
     rejected by one `islower` call (0.97 ms per NHS ad when every character's case was
-    counted first and a regex split the words; see `_ASCII_SPLIT`)."""
+    counted first and a regex split the words; see `_ASCII_SPLIT`). `names`: the text is a
+    field made of names (a location), so every word of two characters or more counts,
+    whatever its case ("lisboa" as a board may write it)."""
     if text.isascii():  # bytes.translate splits ASCII text 4x faster than the regex
         tokens = text.encode("ascii").translate(_ASCII_SPLIT).decode("ascii").split()
     else:
         tokens = _WORD.findall(transliterate(unicodedata.normalize("NFKC", text)))
     found: set[str] = set()
     for token in tokens:
-        if len(token) < 2 or token.islower():
+        if len(token) < 2 or (token.islower() and not names):
             continue
-        if token != token.lower() or _DIGIT.search(token):  # a capital, or a digit
+        if names or token != token.lower() or _DIGIT.search(token):  # a capital, or a digit
             found.add(token)
     keys = {fold_accents(token.casefold()).replace("_", "") for token in found}
     keys.discard("")

@@ -259,7 +259,7 @@ class BandIndex:
         is rare). Counted from the newest holders back, so a key every posting holds ("NHS"
         in an English index) stops after `at_most + 1` live ones, without reading the old
         postings outside the window first."""
-        return count_live([list(held) for held in spans], self._visible, since, until, at_most)
+        return count_live(list(spans), self._visible, since, until, at_most)
 
     def holders(
         self, spans: Sequence[Sequence[_I64]], since: int, until: int

@@ -43,23 +43,26 @@ class Reading:
 
 
 def read_document(document: Mapping[str, Any]) -> Reading:
-    """The reading of a posting dict in the API schema (`title`, `company`, `description`
-    and `language` are read; absent or non-string values count as empty)."""
-    text = plain(strip_html(_text(document, "description")))
-    return read_text(document, text)
+    """The reading of a posting dict in the API schema (`title`, `company`, `description`,
+    `location` and `language` are read; absent or non-string values count as empty)."""
+    text = plain(strip_html(field_text(document, "description")))
+    return read_text(document, text, places=True)
 
 
-def read_text(document: Mapping[str, Any], text: str) -> Reading:
+def read_text(document: Mapping[str, Any], text: str, places: bool = False) -> Reading:
     """`read_document`, given the document's description already HTML-stripped and
-    typography-replaced (`plain`) as `text`."""
+    typography-replaced (`plain`) as `text`. `places`: read `place_anchors` too (only the
+    index keys them: a candidate's fields, extracted on the deciding thread, skip them)."""
     language = given_language(document.get("language")) or _detected(
         text[: 4 * DETECT_PREFIX_CHARS]
     )
     stop = stop_words(language or "")
-    joined = "\n".join((_text(document, "title"), _text(document, "company"), text))
+    joined = "\n".join((field_text(document, "title"), field_text(document, "company"), text))
     found = anchors(joined, stop)
-    location = _text(document, "location")
-    return Reading(language, found, anchors(location, stop) - found if location else frozenset())
+    location = field_text(document, "location") if places else ""
+    if not location:
+        return Reading(language, found)
+    return Reading(language, found, anchors(location, stop, names=True) - found)
 
 
 def given_language(value: object) -> str | None:
@@ -76,6 +79,7 @@ def _detected(opening: str) -> str | None:
     return detect_language(opening)
 
 
-def _text(document: Mapping[str, Any], key: str) -> str:
+def field_text(document: Mapping[str, Any], key: str) -> str:
+    """A string field of a posting dict; "" when absent or not a string."""
     value = document.get(key)
     return value if isinstance(value, str) else ""

@@ -55,6 +55,9 @@ def test_the_place_field_is_keyed_but_not_compared_as_an_anchor() -> None:
     assert len(set(of(PT_CAPITALS).hashes) & set(of(EN_CAPITALS).hashes)) == 1
     named = {**PT_CAPITALS, "description": PT_CAPITALS["description"] + " ODIVELAS."}
     assert read_document(named).place_anchors == frozenset()  # the text names it already
+    # a place field is names whatever its case; its stop words are not
+    lower = {**EN_CAPITALS, "location": "odivelas, near lisboa"}
+    assert read_document(lower).place_anchors == frozenset({"odivelas", "lisboa"})
 
 
 def test_language_given_by_the_client_wins_and_unknown_gives_no_keys() -> None:
