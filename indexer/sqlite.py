@@ -52,7 +52,6 @@ from indexer.sqlite_schema import (
     SOURCES_SEPARATOR,
     STATS_LAYOUT,
     WAL_CHECKPOINT_PAGES,
-    WITNESS_BITS,
     from_micros,
     marks,
     migrate_from_previous,
@@ -83,6 +82,7 @@ from indexer.store import (
     WriteSet,
     check_compatible,
 )
+from indexer.unit_stats import UnitStatistics
 
 logger = logging.getLogger(__name__)
 
@@ -106,6 +106,7 @@ class SqliteStore:
         self._idle: list[sqlite3.Connection] = []
         self._closed = False
         self._bands: BandIndex | None = None  # built on first need (writers only need it)
+        self._stats: UnitStatistics | None = None  # read from the file on first need
         self._codec = DocumentCodec()
         try:
             with self._connection("open index") as conn:
@@ -310,9 +311,13 @@ class SqliteStore:
             except BaseException:
                 if self._bands is not None:
                     self._bands.rollback_to(0)
+                if self._stats is not None:
+                    self._stats.rollback_to(0)
                 raise
             if self._bands is not None:
                 self._bands.commit()
+            if self._stats is not None:
+                self._stats.commit()
 
     def _new_dictionary_if_due(self) -> None:
         """Sample a new document dictionary when enough postings were written since the last
@@ -545,27 +550,28 @@ class SqliteStore:
     def unit_counts(
         self, scopes: Sequence[tuple[int, int]], units: Sequence[int | None]
     ) -> dict[tuple[int, int], tuple[int, bool]]:
-        """Boilerplate statistics: one IN query per scope and chunk of units over the
-        (scope, unit, witness) primary key, counted here. A GROUP BY in SQL, or one query over
-        both scopes, was slower when tried once (1,000 NHS ads looked up after 3,000 were
-        ingested: 0.33-0.39 ms against 0.22 ms per ad). Witnesses compare on the 31 bits
-        stored (`WITNESS_BITS`)."""
-        unique = sorted({u for u in units if u is not None})
-        found: dict[tuple[int, int], tuple[int, bool]] = {}
-        with self._connection("read unit statistics") as conn:
-            for scope, own in scopes:
-                own &= WITNESS_BITS
-                for start in range(0, len(unique), BATCH):
-                    chunk = unique[start : start + BATCH]
-                    rows = conn.execute(
-                        "SELECT unit, witness FROM unit_stats"
-                        f" WHERE scope = ? AND unit IN ({marks(len(chunk))})",
-                        [scope, *chunk],
-                    ).fetchall()
-                    for unit, witness in rows:
-                        count, mine = found.get((scope, unit), (0, False))
-                        found[(scope, unit)] = (count + 1, mine or witness == own)
-        return found
+        """Boilerplate statistics, answered from memory (`indexer.unit_stats`): what the
+        open batch of this process wrote included, as SQLite answered inside it."""
+        with self._lock:
+            return self._unit_stats().counts(scopes, units)
+
+    def _unit_stats(self) -> UnitStatistics:
+        """The boilerplate statistics, read from the committed file on first need. Under the
+        writer lock and before this process stages any record (`_write` asks here first),
+        so the file holds every record there is."""
+        if self._stats is None:
+            began = time.perf_counter()
+            with self._pooled("load the boilerplate statistics") as reader:
+                rows = reader.execute("SELECT entries FROM unit_stat_log")
+                self._stats = UnitStatistics.from_entries(bytes(row[0]) for row in rows)
+            logger.log(
+                logging.INFO if self._stats.records >= 100_000 else logging.DEBUG,
+                "boilerplate statistics of %s: %d records loaded in %.2f s",
+                self._path,
+                self._stats.records,
+                time.perf_counter() - began,
+            )
+        return self._stats
 
     def resolve_cluster(self, cluster_id: str) -> str | None:
         """The live cluster for an id or alias; None if unknown or the cluster is now empty."""
@@ -754,21 +760,28 @@ class SqliteStore:
             if not in_batch:
                 self._new_dictionary_if_due()
             bands: BandIndex | None = None
-            mark = 0
+            stats = self._unit_stats() if changes.unit_observations else None
+            mark = 0 if stats is None else stats.mark()
+            band_mark = 0
             try:
                 with (
                     self._connection("apply changes") as conn,
                     self._transaction(conn, "SAVEPOINT apply" if in_batch else "BEGIN IMMEDIATE"),
                 ):
                     bands = self._band_index(conn)
-                    mark = bands.mark()
+                    band_mark = bands.mark()
                     self._write(conn, bands, changes)
             except BaseException:
                 if bands is not None:
-                    bands.rollback_to(mark)
+                    bands.rollback_to(band_mark)
+                if stats is not None:
+                    stats.rollback_to(mark)
                 raise
-            if not in_batch and bands is not None:
-                bands.commit()
+            if not in_batch:
+                if bands is not None:
+                    bands.commit()
+                if stats is not None:
+                    stats.commit()
 
     def expire(self, before: datetime, chunk: int = 500) -> int:
         """Retention: delete the postings posted before `before`, oldest first, `chunk` per
@@ -803,6 +816,10 @@ class SqliteStore:
         return deleted
 
     def _write(self, conn: sqlite3.Connection, bands: BandIndex, changes: WriteSet) -> None:
+        if changes.unit_observations:  # first: a write failing after it rolls it back too
+            entries = self._unit_stats().stage(changes.unit_observations)
+            if entries:
+                conn.execute("INSERT INTO unit_stat_log (entries) VALUES (?)", (entries,))
         touched: set[str] = set()
         for posting_id in changes.deletions:
             touched.update(remove_posting(conn, bands, posting_id))
@@ -813,14 +830,6 @@ class SqliteStore:
             touched.add(insert_posting(conn, bands, self._codec, posting, keys))
         for cluster_id in sorted(touched):
             refresh_cluster(conn, cluster_id)
-        if changes.unit_observations:
-            conn.executemany(
-                "INSERT OR IGNORE INTO unit_stats (scope, unit, witness) VALUES (?, ?, ?)",
-                [
-                    (scope, unit, witness & WITNESS_BITS)
-                    for scope, unit, witness in changes.unit_observations
-                ],
-            )
 
 
 def open_sqlite_store(data_dir: Path, params: SketchParams, create: bool = True) -> SqliteStore:

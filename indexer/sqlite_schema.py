@@ -5,8 +5,8 @@ Layout: `postings` (one row per posting, sketch and index keys as little-endian 
 posted_at as UTC epoch microseconds, an integer `rid` that names the posting in the in-memory
 key index `indexer.band_index`), `clusters` (statistics
 kept by `apply`), `aliases` (merged cluster ids -> live id), `merges` (history) and
-`unit_stats` (boilerplate statistics, see `indexer.boilerplate`), and by rid `documents`
-and `posting_keys` (layout 6). `meta`
+`unit_stat_log` (boilerplate statistics, read into memory: `indexer.unit_stats`), and by
+rid `documents` and `posting_keys` (layout 6). `meta`
 holds the schema version and sketch parameters, checked at open.
 """
 
@@ -26,6 +26,7 @@ import numpy as np
 from indexer.minhash import Sketch
 from indexer.sqlite_stats import STATS_FILL, STATS_TABLES, STATS_TRIGGERS, STATS_UNTRIGGER
 from indexer.store import ClusterSummary, StoredPosting
+from indexer.unit_stats import RECORD, WITNESS_BITS, stat_key
 
 logger = logging.getLogger(__name__)
 
@@ -42,8 +43,11 @@ Band-key rows land on random pages, so one ingest group of 256 postings dirties 
 pages and the default checkpointed at nearly every commit: at 10,000 the COMMIT share of
 ingest fell from 0.20 to 0.10 ms per posting (5,000 NHS ads). The WAL file grows to ~40 MB."""
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """Version of the embedded layout (the engine's is `indexer.store.SCHEMA_VERSION`).
+7: the boilerplate statistics are held in memory (`indexer.unit_stats`); the file keeps their
+   records in `unit_stat_log`, one row per write that adds any, instead of a `unit_stats`
+   row per witness.
 6: a posting's document and decision go to a `documents` row of their own, compressed with
    a dictionary sampled from the index (`indexer.sqlite_documents`), and its score to
    `postings.score` (what the review queue reads); the index keys to `posting_keys`, so a
@@ -65,20 +69,26 @@ CREATE TABLE documents (rid INTEGER PRIMARY KEY, body BLOB NOT NULL);
 CREATE TABLE dictionaries (
     id INTEGER PRIMARY KEY, from_rid INTEGER NOT NULL, bytes BLOB NOT NULL);
 CREATE TABLE posting_keys (rid INTEGER PRIMARY KEY, band_keys BLOB NOT NULL);
-CREATE TABLE unit_stats (
-    scope INTEGER NOT NULL, unit INTEGER NOT NULL, witness INTEGER NOT NULL,
-    PRIMARY KEY (scope, unit, witness)) WITHOUT ROWID;
 """
 """Layout 6's tables: a posting's document and decision (`indexer.sqlite_documents`) and its
-index keys, each in a row of its own by rid; the boilerplate statistics with 31-bit witnesses
-(`WITNESS_BITS`). Keying the statistics by scope XOR unit (one column less, 542 against 708
-bytes per NHS ad) scattered an employer's rows over the table: reading them cost 0.51 against
-0.38 ms per posting (cProfile, 3,500 NHS ads), so the scope stays the key's first column."""
+index keys, each in a row of its own by rid."""
 
-WITNESS_BITS = 0x7FFFFFFF
-"""A witness is stored as the low 31 bits of its hash (4 bytes in a record instead of 8): a
-set holds at most 4 of them, so two witnesses of one set collide with odds of 6 / 2**31 (below
-3e-9; arithmetic, not measured), which would only count one witness short."""
+UNIT_STATS_6 = """
+CREATE TABLE IF NOT EXISTS unit_stats (
+    scope INTEGER NOT NULL, unit INTEGER NOT NULL, witness INTEGER NOT NULL,
+    PRIMARY KEY (scope, unit, witness)) WITHOUT ROWID
+"""
+"""Layout 6's boilerplate statistics, one row per witness (31 bits): created only on the way
+from layout 5 to 7. Keying them by scope XOR unit (one column less, 542 against 708 bytes
+per NHS ad) scattered an employer's rows over the table: reading them cost 0.51 against 0.38
+ms per posting (cProfile, 3,500 NHS ads), which is why layout 6 kept the scope first; in
+memory (layout 7) the order of the file no longer matters."""
+
+LAYOUT_7_TABLES = """
+CREATE TABLE unit_stat_log (id INTEGER PRIMARY KEY, entries BLOB NOT NULL);
+"""
+"""Layout 7's boilerplate statistics: each row the packed records (`indexer.unit_stats.
+RECORD`) one write added."""
 
 
 SCHEMA = (
@@ -109,6 +119,7 @@ CREATE TABLE merges (
     at INTEGER NOT NULL);
 """
     + LAYOUT_6_TABLES
+    + LAYOUT_7_TABLES
 )
 # Small columns come first in `postings`: SQLite reads a row's columns in order, and the
 # sketch and document usually spill onto overflow pages that most queries never need.
@@ -142,12 +153,12 @@ STATS_LAYOUT = [*STATS_TABLES, *STATS_TRIGGERS]
 """Statements of the statistics layout (`indexer.sqlite_stats`), run after `SCHEMA`."""
 
 
-MIGRATES_FROM = ("2", "3", "4", "5")
+MIGRATES_FROM = ("2", "3", "4", "5", "6")
 """Stored layout versions `migrate_from_previous` brings to `SCHEMA_VERSION`."""
 
 
 def migrate_from_previous(conn: sqlite3.Connection, path: object, version: int = 2) -> None:
-    """Bring a version-2 to -5 index to the current layout inside the caller's transaction.
+    """Bring a version-2 to -6 index to the current layout inside the caller's transaction.
     2 -> 3: the per-key `bands` rows are dropped (every posting row already holds its keys).
     The file keeps the freed pages for later writes (a file created before layout 3 has no
     incremental auto-vacuum: `VACUUM` gives its free pages back to the file system).
@@ -157,7 +168,8 @@ def migrate_from_previous(conn: sqlite3.Connection, path: object, version: int =
     5 -> 6: the `documents`, `dictionaries` and `posting_keys` tables and `postings.score`
     are added; the rows written before keep their document, decision, keys and a NULL score
     (the review queue reads their score out of the decision), so no posting is rewritten. The
-    statistics rows move to `unit_stats` in one statement, their witnesses cut to 31 bits."""
+    statistics rows move to `unit_stats` in one statement, their witnesses cut to 31 bits.
+    6 -> 7: the `unit_stats` rows become records of `unit_stat_log` (`move_unit_stats`)."""
     if version <= 2:
         conn.execute("DROP TABLE IF EXISTS bands")
         conn.execute("CREATE INDEX IF NOT EXISTS postings_posted ON postings(posted_at)")
@@ -188,14 +200,32 @@ def migrate_from_previous(conn: sqlite3.Connection, path: object, version: int =
         for statement in LAYOUT_6_TABLES.split(";"):
             if statement.strip():
                 conn.execute(statement.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS"))
+        conn.execute(UNIT_STATS_6)
         conn.execute(
             "INSERT OR IGNORE INTO unit_stats (scope, unit, witness)"
             " SELECT scope, unit, witness & ? FROM unit_witnesses",
             (WITNESS_BITS,),
         )
         conn.execute("DROP TABLE unit_witnesses")
+    if version <= 6:
+        conn.execute(LAYOUT_7_TABLES.strip().replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS"))
+        move_unit_stats(conn)
     conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
     logger.info("index %s migrated from layout %d to %d", path, version, SCHEMA_VERSION)
+
+
+def move_unit_stats(conn: sqlite3.Connection, chunk: int = 100_000) -> None:
+    """Layout 6 -> 7: every `unit_stats` row as a record of `unit_stat_log` (`chunk` records
+    a row), then the table dropped. Its primary key made the rows distinct, as the records
+    must be."""
+    cursor = conn.execute("SELECT scope, unit, witness FROM unit_stats")
+    while rows := cursor.fetchmany(chunk):
+        records = np.array(
+            [(stat_key(scope, unit), witness & WITNESS_BITS) for scope, unit, witness in rows],
+            dtype=RECORD,
+        )
+        conn.execute("INSERT INTO unit_stat_log (entries) VALUES (?)", (records.tobytes(),))
+    conn.execute("DROP TABLE unit_stats")
 
 
 def to_micros(moment: datetime) -> int:

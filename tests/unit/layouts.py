@@ -6,16 +6,47 @@ from __future__ import annotations
 import json
 import sqlite3
 import zlib
+from collections.abc import Sequence
 from pathlib import Path
 
+from indexer.boilerplate import Observation
+from indexer.unit_stats import WITNESS_BITS
 
-def as_layout_5(path: Path, compressed: bool = True) -> None:
-    """Put each posting's document, decision and keys back into its `postings` row (the
-    document zlib-compressed, or JSON text as layout 4 wrote it when `compressed` is False),
-    the statistics back into `unit_witnesses`, and drop what layout 6 added. Written before
-    any dictionary (bodies without one)."""
+
+def as_layout_6(path: Path, statistics: Sequence[Observation] = ()) -> None:
+    """Replace layout 7's statistics log by layout 6's `unit_stats` table holding
+    `statistics` (31-bit witnesses, as layout 6 stored them). The log's keys cannot be
+    turned back into (scope, unit), so the caller says which rows the file held."""
     conn = sqlite3.connect(path)
     with conn:
+        _to_layout_6(conn, statistics)
+    conn.close()
+
+
+def _to_layout_6(conn: sqlite3.Connection, statistics: Sequence[Observation]) -> None:
+    conn.execute(
+        "CREATE TABLE unit_stats (scope INTEGER NOT NULL, unit INTEGER NOT NULL,"
+        " witness INTEGER NOT NULL, PRIMARY KEY (scope, unit, witness)) WITHOUT ROWID"
+    )
+    conn.executemany(
+        "INSERT OR IGNORE INTO unit_stats VALUES (?, ?, ?)",
+        [(scope, unit, witness & WITNESS_BITS) for scope, unit, witness in statistics],
+    )
+    conn.execute("DROP TABLE unit_stat_log")
+    conn.execute("UPDATE meta SET value = '6' WHERE key = 'schema_version'")
+
+
+def as_layout_5(
+    path: Path, compressed: bool = True, statistics: Sequence[Observation] = ()
+) -> None:
+    """Put each posting's document, decision and keys back into its `postings` row (the
+    document zlib-compressed, or JSON text as layout 4 wrote it when `compressed` is False),
+    `statistics` into `unit_witnesses` (full 64-bit witnesses, as layout 5 stored them),
+    and drop what layouts 6 and 7 added. Written before any dictionary (bodies without
+    one)."""
+    conn = sqlite3.connect(path)
+    with conn:
+        _to_layout_6(conn, ())
         for rid, body in conn.execute("SELECT rid, body FROM documents").fetchall():
             assert body[:2] == b"\x00\x00", "a body compressed with a dictionary"
             document, decision = json.loads(zlib.decompress(body[2:]))
@@ -32,7 +63,7 @@ def as_layout_5(path: Path, compressed: bool = True) -> None:
             "CREATE TABLE unit_witnesses (scope INTEGER NOT NULL, unit INTEGER NOT NULL,"
             " witness INTEGER NOT NULL, PRIMARY KEY (scope, unit, witness)) WITHOUT ROWID"
         )
-        conn.execute("INSERT INTO unit_witnesses SELECT scope, unit, witness FROM unit_stats")
+        conn.executemany("INSERT OR IGNORE INTO unit_witnesses VALUES (?, ?, ?)", statistics)
         for statement in (
             "DROP TABLE documents",
             "DROP TABLE dictionaries",

@@ -13,7 +13,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from indexer import sqlite as sqlite_module
 from indexer import sqlite_documents
+from indexer.boilerplate import UnitCounter
 from indexer.minhash import SketchParams
 from indexer.sqlite import SqliteStore, open_sqlite_store
 from indexer.sqlite_schema import from_micros, to_micros
@@ -25,7 +27,7 @@ from indexer.store import (
     StoreUnavailable,
     WriteSet,
 )
-from tests.unit.layouts import as_layout_5
+from tests.unit.layouts import as_layout_5, as_layout_6
 
 PARAMS = SketchParams(num_perm=16, bands=8, rows=2)
 T0 = datetime(2024, 3, 1, 9, 30, tzinfo=UTC)
@@ -197,7 +199,7 @@ def test_a_version_2_index_is_migrated_and_keeps_its_candidates(tmp_path: Path) 
         version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     finally:
         conn.close()
-    assert "bands" not in tables and version[0] == "6"
+    assert "bands" not in tables and version[0] == "7"
 
 
 def test_a_failed_batch_leaves_no_key_behind_and_reopening_rebuilds_the_keys(
@@ -319,7 +321,7 @@ def test_documents_get_their_own_rows_and_rows_of_layouts_4_and_5_still_read(
             ("x", "blob"),
         ]
         assert rows[2][2] < len(json.dumps([document, decision])) / 10
-        assert version.fetchone()[0] == "6"
+        assert version.fetchone()[0] == "7"
     finally:
         conn.close()
 
@@ -442,12 +444,18 @@ def test_a_rolled_back_batch_keeps_a_deleted_posting_loaded_during_it(tmp_path: 
         store.close()
 
 
-def test_boilerplate_statistics_of_layout_5_move_to_unit_stats_with_the_same_counts(
-    tmp_path: Path,
+def _failing_insert(*_: object) -> str:
+    raise sqlite3.IntegrityError("injected: the posting's insert fails")
+
+
+@pytest.mark.parametrize("layout", [5, 6])
+def test_boilerplate_statistics_of_older_layouts_move_to_the_log_with_the_same_counts(
+    tmp_path: Path, layout: int
 ) -> None:
-    """Layout 5's (scope, unit, witness) rows, signed 64-bit hashes of every sign, become
-    `unit_stats` rows whose counts and "own witness" answers are those of a file written by
-    layout 6 from the same observations."""
+    """Layout 5's (scope, unit, witness) rows (signed 64-bit hashes of every sign) and layout
+    6's `unit_stats` rows (31-bit witnesses) become records of layout 7's `unit_stat_log`,
+    whose counts and "own witness" answers are those of a file written by layout 7 from the
+    same observations; the old table is gone."""
     rng = random.Random(5)
 
     def h() -> int:
@@ -467,18 +475,90 @@ def test_boilerplate_statistics_of_layout_5_move_to_unit_stats_with_the_same_cou
         store = SqliteStore(path, PARAMS)
         store.apply(WriteSet(unit_observations=rows))
         store.close()
-    as_layout_5(old_path)
-    conn = sqlite3.connect(old_path)
-    with conn:  # the rows layout 5 wrote, scopes and full witnesses as they were
-        conn.execute("DELETE FROM unit_witnesses")
-        conn.executemany("INSERT INTO unit_witnesses VALUES (?, ?, ?)", rows)
-    conn.close()
+    if layout == 5:
+        as_layout_5(old_path, statistics=rows)
+    else:
+        as_layout_6(old_path, statistics=rows)
     fresh, migrated = SqliteStore(fresh_path, PARAMS), SqliteStore(old_path, PARAMS)
     try:
         expected = fresh.unit_counts(scopes, [*units, None])
         assert expected[(scopes[1][0], units[0])][1] is True
         assert migrated.unit_counts(scopes, [*units, None]) == expected
         assert sum(count for count, _ in expected.values()) == len(set(rows))
+        tables = {r[0] for r in migrated._rows("t", "SELECT name FROM sqlite_master")}
+        assert "unit_stat_log" in tables
+        assert not tables & {"unit_stats", "unit_witnesses"}
     finally:
         fresh.close()
         migrated.close()
+
+
+def test_boilerplate_statistics_in_memory_answer_as_a_set_per_scope_and_unit_would(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Random witness rows written through batches, single applies, savepoints rolled back
+    and batches rolled back: after every step the store answers as `UnitCounter` (sets in
+    memory, fed only what was committed or is in the open batch), also once the records
+    were merged into the sorted arrays and after the file is opened again."""
+    rng = random.Random(11)
+    scopes = [0, *(rng.randrange(-(2**63), 2**63) for _ in range(3))]
+    units = [rng.randrange(-(2**63), 2**63) for _ in range(40)]
+    witnesses = [rng.randrange(-(2**63), 2**63) for _ in range(6)]
+
+    def some_rows() -> list[tuple[int, int, int]]:
+        return [
+            (rng.choice(scopes), rng.choice(units), rng.choice(witnesses))
+            for _ in range(rng.randrange(1, 8))
+        ]
+
+    def check(store: SqliteStore, reference: UnitCounter) -> None:
+        for scope in scopes:
+            ask = [(scope, rng.choice(witnesses))]
+            assert store.unit_counts(ask, [*units, None]) == reference.unit_counts(ask, units)
+
+    path = tmp_path / "index.sqlite3"
+    store = SqliteStore(path, PARAMS)
+    reference = UnitCounter()
+    try:
+        for step in range(60):
+            if step == 30:  # from here on every commit merges into the sorted arrays
+                assert store._stats is not None
+                store._stats._merge()
+            kind = rng.choice(["apply", "batch", "failed batch", "failed apply in batch"])
+            if kind == "apply":
+                rows = some_rows()
+                store.apply(WriteSet(unit_observations=rows))
+                reference.record(rows)
+            elif kind == "batch":
+                with store.batch():
+                    for _ in range(3):
+                        rows = some_rows()
+                        store.apply(WriteSet(unit_observations=rows))
+                        reference.record(rows)
+                        check(store, reference)
+            elif kind == "failed batch":
+                before = {k: set(v) for k, v in reference._seen.items()}
+                with pytest.raises(RuntimeError), store.batch():
+                    store.apply(WriteSet(unit_observations=some_rows()))
+                    raise RuntimeError("the batch fails")
+                reference._seen = {k: frozenset(v) for k, v in before.items()}
+            else:
+                with store.batch():
+                    rows = some_rows()
+                    store.apply(WriteSet(unit_observations=rows))
+                    reference.record(rows)
+                    with monkeypatch.context() as patched:  # the write fails after them
+                        patched.setattr(sqlite_module, "insert_posting", _failing_insert)
+                        with pytest.raises(StoreError):
+                            store.apply(
+                                WriteSet(
+                                    upserts=[(posting(f"p{step}"), [])],
+                                    unit_observations=[*some_rows(), (0, units[0], 12345)],
+                                )
+                            )
+            check(store, reference)
+        store.close()
+        store = SqliteStore(path, PARAMS)
+        check(store, reference)
+    finally:
+        store.close()
