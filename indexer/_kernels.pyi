@@ -29,3 +29,9 @@ def count_live(
     until: int,
     at_most: int,
 ) -> list[int]: ...
+def set_counts(
+    key_runs: list[npt.NDArray[np.int64]],
+    witness_runs: list[npt.NDArray[np.int32]],
+    query: npt.NDArray[np.int64],
+    own: npt.NDArray[np.int32],
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]]: ...

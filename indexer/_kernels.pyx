@@ -151,3 +151,35 @@ def count_live(
                 break
         counts.append(found)
     return counts
+
+
+def set_counts(
+    list key_runs,
+    list witness_runs,
+    const int64_t[::1] query,
+    const int32_t[::1] own,
+):
+    """For each key of `query` (any order): how many entries the runs (ascending key
+    arrays, each with its witness array) hold for it, and whether those entries' witnesses
+    include `own[q]` (the boilerplate statistics of `indexer.unit_stats`, counted without a
+    Python step per set)."""
+    cdef Py_ssize_t n = query.shape[0], r, q, j, size
+    cdef const int64_t[::1] keys
+    cdef const int32_t[::1] witnesses
+    counts = np.zeros(n, dtype=np.int32)
+    flags = np.zeros(n, dtype=np.uint8)
+    cdef int32_t[::1] c = counts
+    cdef unsigned char[::1] f = flags
+    for r in range(len(key_runs)):
+        keys = key_runs[r]
+        witnesses = witness_runs[r]
+        size = keys.shape[0]
+        with nogil:
+            for q in range(n):
+                j = _lower(keys, 0, query[q])
+                while j < size and keys[j] == query[q]:
+                    c[q] += 1
+                    if witnesses[j] == own[q]:
+                        f[q] = 1
+                    j += 1
+    return counts, flags

@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from indexer._kernels import set_counts
 from indexer.boilerplate import Observation
 
 WITNESS_BITS = 0x7FFFFFFF
@@ -58,28 +59,29 @@ def stat_key(scope: int, unit: int) -> int:
     return value - (1 << 64) if value >= 1 << 63 else value
 
 
-def _keys(scope: int, units: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    mask = np.uint64(_scope_mask(scope))
-    return (units.view(np.uint64) ^ mask).view(np.int64)
+def _keys(scopes: Sequence[int], units: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """`stat_key` of every (scope, unit), scope by scope: one numpy expression, since numpy
+    calls, not arithmetic, are what a lookup of ~50 sets costs."""
+    masks = np.array([_scope_mask(scope) for scope in scopes], dtype=np.uint64)
+    return (units.view(np.uint64)[None, :] ^ masks[:, None]).ravel().view(np.int64)
 
 
 class UnitStatistics:
     """The witness sets of one index, committed and staged (see the module docstring).
 
-    Not thread-safe: the store calls it under its writer lock. The staged view (what the
-    open transaction wrote) is what `counts` answers, as SQLite answered inside a batch."""
+    Committed records are two sorted runs: the main one, and the recent one that each
+    commit merges its records into until it holds an eighth of the main run (or
+    `MERGE_AT`), when it joins the main run. Both are searched by one call of the compiled
+    `set_counts` (`indexer._kernels`) per lookup. The open transaction's records are a dict
+    with an undo log for savepoints. Not thread-safe: the store calls it under its writer
+    lock; `counts` answers with the staged records, as SQLite answered inside a batch."""
 
     def __init__(self, records: npt.NDArray[np.void] | None = None) -> None:
-        if records is None or len(records) == 0:
-            self._keys = np.empty(0, dtype=np.int64)
-            self._witnesses = np.empty(0, dtype=np.int32)
-        else:
-            order = np.argsort(records["key"], kind="stable")
-            self._keys = np.ascontiguousarray(records["key"][order], dtype=np.int64)
-            self._witnesses = np.ascontiguousarray(records["witness"][order], dtype=np.int32)
-        self._recent: dict[int, set[int]] = {}
-        self._recent_count = 0
-        self._staged: dict[int, set[int]] = {}
+        self._main = _sorted_run(
+            np.empty(0, dtype=RECORD) if records is None else np.asarray(records, dtype=RECORD)
+        )
+        self._recent = _sorted_run(np.empty(0, dtype=RECORD))
+        self._staged: dict[int, list[int]] = {}
         self._log: list[tuple[int, int]] = []
 
     @classmethod
@@ -91,13 +93,14 @@ class UnitStatistics:
     @property
     def records(self) -> int:
         """Witness records held, committed and staged."""
-        return len(self._keys) + self._recent_count + len(self._log)
+        return len(self._main[0]) + len(self._recent[0]) + len(self._log)
 
-    def _found(self, key: int, lo: int, hi: int) -> list[int]:
-        witnesses: list[int] = self._witnesses[lo:hi].tolist() if hi > lo else []
-        witnesses.extend(self._recent.get(key, ()))
-        witnesses.extend(self._staged.get(key, ()))
-        return witnesses
+    def _committed(
+        self, keys: npt.NDArray[np.int64], own: npt.NDArray[np.int32]
+    ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]]:
+        """Per key: the committed witnesses of its set, and whether `own` (per key) is one."""
+        runs = [run for run in (self._main, self._recent) if len(run[0])]
+        return set_counts([k for k, _ in runs], [w for _, w in runs], keys, own)
 
     def counts(
         self, scopes: Sequence[tuple[int, int]], units: Sequence[int | None]
@@ -105,21 +108,25 @@ class UnitStatistics:
         """`IndexStore.unit_counts`: (count, own) of every set of `scopes` x `units` that
         holds a witness; witnesses compare on their low 31 bits."""
         unique = sorted({u for u in units if u is not None})
-        found: dict[tuple[int, int], tuple[int, bool]] = {}
-        if not unique:
-            return found
+        if not unique or not scopes:
+            return {}
         values = np.asarray(unique, dtype=np.int64)
-        for scope, own in scopes:
-            own &= WITNESS_BITS
-            keys = _keys(scope, values)
-            lo = np.searchsorted(self._keys, keys, side="left").tolist()
-            hi = np.searchsorted(self._keys, keys, side="right").tolist()
-            for unit, key, begin, end in zip(unique, keys.tolist(), lo, hi, strict=True):
-                if end == begin and key not in self._recent and key not in self._staged:
-                    continue
-                witnesses = self._found(key, begin, end)
-                if witnesses:
-                    found[(scope, unit)] = (len(witnesses), own in witnesses)
+        keys = _keys([scope for scope, _ in scopes], values)
+        owns = [own & WITNESS_BITS for _, own in scopes]
+        width = len(unique)
+        count, mine = self._committed(keys, np.array(owns, dtype=np.int32).repeat(width))
+        found: dict[tuple[int, int], tuple[int, bool]] = {}
+        held = count.tolist()
+        for j in np.flatnonzero(count).tolist():
+            s, i = divmod(j, width)
+            found[(scopes[s][0], unique[i])] = (held[j], bool(mine[j]))
+        if self._staged:
+            listed = keys.tolist()
+            for j in [j for j, key in enumerate(listed) if key in self._staged]:
+                s, i = divmod(j, width)
+                more = self._staged[listed[j]]
+                n, flag = found.get((scopes[s][0], unique[i]), (0, False))
+                found[(scopes[s][0], unique[i])] = (n + len(more), flag or owns[s] in more)
         return found
 
     def stage(self, rows: Iterable[Observation]) -> bytes:
@@ -130,16 +137,20 @@ class UnitStatistics:
         if not given:
             return b""
         keys = np.array([key for key, _ in given], dtype=np.int64)
-        lo = np.searchsorted(self._keys, keys, side="left").tolist()
-        hi = np.searchsorted(self._keys, keys, side="right").tolist()
+        _, mine = self._committed(keys, np.array([w for _, w in given], dtype=np.int32))
         added: list[tuple[int, int]] = []
-        for (key, kept), begin, end in zip(given, lo, hi, strict=True):
-            if kept in self._found(key, begin, end):
+        for (key, kept), flag in zip(given, mine.tolist(), strict=True):
+            staged = self._staged.setdefault(key, [])
+            if flag or kept in staged:
+                if not staged:
+                    del self._staged[key]
                 continue
-            self._staged.setdefault(key, set()).add(kept)
+            staged.append(kept)
             self._log.append((key, kept))
             added.append((key, kept))
-        return np.array(added, dtype=RECORD).tobytes() if added else b""
+        if not added:
+            return b""
+        return _packed(added)
 
     def mark(self) -> int:
         """A savepoint: `rollback_to(mark)` drops what was staged after it."""
@@ -149,28 +160,50 @@ class UnitStatistics:
         """Forget the records staged after `mark` (all of them for 0)."""
         for key, witness in self._log[mark:]:
             held = self._staged[key]
-            held.discard(witness)
+            held.remove(witness)
             if not held:
                 del self._staged[key]
         del self._log[mark:]
 
     def commit(self) -> None:
-        """The transaction committed: its records join the committed ones (and the sorted
-        arrays, once enough have gathered)."""
-        for key, witness in self._log:
-            self._recent.setdefault(key, set()).add(witness)
-        self._recent_count += len(self._log)
+        """The transaction committed: its records join the recent run (and that run the
+        main one, once it has grown to `MERGE_AT` or an eighth of it)."""
+        if not self._log:
+            return
+        staged = np.frombuffer(_packed(self._log), dtype=RECORD)
         self._staged, self._log = {}, []
-        if self._recent_count >= max(MERGE_AT, len(self._keys) // 8):
+        keys, witnesses = self._recent
+        recent = np.empty(len(keys) + len(staged), dtype=RECORD)
+        recent["key"][: len(keys)], recent["witness"][: len(keys)] = keys, witnesses
+        recent["key"][len(keys) :], recent["witness"][len(keys) :] = (
+            staged["key"],
+            staged["witness"],
+        )
+        self._recent = _sorted_run(recent)
+        if len(recent) >= max(MERGE_AT, len(self._main[0]) // 8):
             self._merge()
 
     def _merge(self) -> None:
-        pairs = [(key, witness) for key, held in self._recent.items() for witness in held]
-        keys = np.array([key for key, _ in pairs], dtype=np.int64)
-        witnesses = np.array([witness for _, witness in pairs], dtype=np.int32)
-        order = np.argsort(keys, kind="stable")
-        keys, witnesses = keys[order], witnesses[order]
-        at = np.searchsorted(self._keys, keys, side="right")
-        self._keys = np.insert(self._keys, at, keys)
-        self._witnesses = np.insert(self._witnesses, at, witnesses)
-        self._recent, self._recent_count = {}, 0
+        keys, witnesses = self._recent
+        at = np.searchsorted(self._main[0], keys, side="right")
+        self._main = (np.insert(self._main[0], at, keys), np.insert(self._main[1], at, witnesses))
+        self._recent = _sorted_run(np.empty(0, dtype=RECORD))
+
+
+def _sorted_run(
+    records: npt.NDArray[np.void],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+    """Keys ascending and their witnesses, as two contiguous arrays."""
+    order = np.argsort(records["key"], kind="stable")
+    return (
+        np.ascontiguousarray(records["key"][order], dtype=np.int64),
+        np.ascontiguousarray(records["witness"][order], dtype=np.int32),
+    )
+
+
+def _packed(records: Sequence[tuple[int, int]]) -> bytes:
+    """Records as `RECORD` bytes (the log row's entries)."""
+    packed = np.empty(len(records), dtype=RECORD)
+    packed["key"] = [key for key, _ in records]
+    packed["witness"] = [witness for _, witness in records]
+    return packed.tobytes()

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
-from indexer._kernels import unit_minimums
+from indexer._kernels import set_counts, unit_minimums
 from indexer.language import CANDIDATE_LANGUAGES
 from indexer.language_model import CompiledIdentifier
 from indexer.minhash import SketchParams, permutations
@@ -128,3 +128,25 @@ def test_threads_walking_at_once_get_their_own_answers(
     for thread in threads:
         thread.join()
     assert wrong == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(st.tuples(st.integers(-3, 3), st.integers(0, 3)), max_size=30), max_size=3),
+    st.lists(st.tuples(st.integers(-4, 4), st.integers(0, 3)), max_size=12),
+)
+def test_set_counts_count_and_find_the_own_witness_as_a_scan_does(
+    runs: list[list[tuple[int, int]]], asked: list[tuple[int, int]]
+) -> None:
+    """Small keys, so sets of several witnesses over several runs, repeated query keys in
+    any order and keys past both ends all occur; the answer is a brute-force scan's."""
+    for run in runs:
+        run.sort(key=lambda record: record[0])
+    keys = [np.array([k for k, _ in run], dtype=np.int64) for run in runs]
+    witnesses = [np.array([w for _, w in run], dtype=np.int32) for run in runs]
+    query = np.array([k for k, _ in asked], dtype=np.int64)
+    own = np.array([w for _, w in asked], dtype=np.int32)
+    counts, flags = set_counts(keys, witnesses, query, own)
+    records = [record for run in runs for record in run]
+    assert counts.tolist() == [sum(k == key for k, _ in records) for key, _ in asked]
+    assert flags.tolist() == [int((key, mine) in records) for key, mine in asked]
