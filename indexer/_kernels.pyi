@@ -32,6 +32,7 @@ def count_live(
 def set_counts(
     key_runs: list[npt.NDArray[np.int64]],
     witness_runs: list[npt.NDArray[np.int32]],
+    directories: list[npt.NDArray[np.int64]],
     query: npt.NDArray[np.int64],
     own: npt.NDArray[np.int32],
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]]: ...

@@ -18,6 +18,7 @@ from indexer.language import CANDIDATE_LANGUAGES
 from indexer.language_model import CompiledIdentifier
 from indexer.minhash import SketchParams, permutations
 from indexer.prepare import posting_units
+from indexer.unit_stats import directory
 from indexer.units import profile_units
 from tests.classifier.postings import BASE_POSTINGS
 from tests.unit.test_language import ADS
@@ -130,23 +131,44 @@ def test_threads_walking_at_once_get_their_own_answers(
     assert wrong == []
 
 
-@settings(max_examples=200, deadline=None)
+_INT64 = st.integers(-(2**63), 2**63 - 1)
+
+
+@settings(max_examples=300, deadline=None)
 @given(
-    st.lists(st.lists(st.tuples(st.integers(-3, 3), st.integers(0, 3)), max_size=30), max_size=3),
-    st.lists(st.tuples(st.integers(-4, 4), st.integers(0, 3)), max_size=12),
+    st.lists(_INT64, min_size=1, max_size=8).map(lambda pool: [*pool, -(2**63), 2**63 - 1]),
+    st.lists(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 3)), max_size=80), max_size=3),
+    st.lists(st.tuples(st.integers(0, 9), st.integers(0, 3)), max_size=12),
+    _INT64,
 )
 def test_set_counts_count_and_find_the_own_witness_as_a_scan_does(
-    runs: list[list[tuple[int, int]]], asked: list[tuple[int, int]]
+    pool: list[int],
+    runs: list[list[tuple[int, int]]],
+    asked: list[tuple[int, int]],
+    absent: int,
 ) -> None:
-    """Small keys, so sets of several witnesses over several runs, repeated query keys in
-    any order and keys past both ends all occur; the answer is a brute-force scan's."""
-    for run in runs:
-        run.sort(key=lambda record: record[0])
-    keys = [np.array([k for k, _ in run], dtype=np.int64) for run in runs]
-    witnesses = [np.array([w for _, w in run], dtype=np.int32) for run in runs]
-    query = np.array([k for k, _ in asked], dtype=np.int64)
-    own = np.array([w for _, w in asked], dtype=np.int32)
-    counts, flags = set_counts(keys, witnesses, query, own)
-    records = [record for run in runs for record in run]
-    assert counts.tolist() == [sum(k == key for k, _ in records) for key, _ in asked]
-    assert flags.tolist() == [int((key, mine) in records) for key, mine in asked]
+    """Keys drawn from a small pool of any int64 (the extremes included), so sets of several
+    witnesses over several runs, buckets of the directory holding several keys, repeated
+    query keys in any order and absent keys all occur; the answer is a brute-force scan's."""
+    as_records = [sorted(((pool[k % len(pool)], w) for k, w in run)) for run in runs]
+    keys = [np.array([k for k, _ in run], dtype=np.int64) for run in as_records]
+    witnesses = [np.array([w for _, w in run], dtype=np.int32) for run in as_records]
+    questions = [(pool[k % len(pool)], w) for k, w in asked] + [(absent, 0)]
+    query = np.array([k for k, _ in questions], dtype=np.int64)
+    own = np.array([w for _, w in questions], dtype=np.int32)
+    counts, flags = set_counts(keys, witnesses, [directory(k) for k in keys], query, own)
+    records = [record for run in as_records for record in run]
+    assert counts.tolist() == [sum(k == key for k, _ in records) for key, _ in questions]
+    assert flags.tolist() == [int((key, mine) in records) for key, mine in questions]
+
+
+def test_a_directory_buckets_hashes_evenly_and_in_order() -> None:
+    """Every key of 100,000 random hashes lies in the bucket its top bits name, and no
+    bucket holds more than a few dozen."""
+    keys = np.sort(np.random.default_rng(3).integers(-(2**63), 2**63 - 1, 100_000))
+    starts = directory(keys)
+    bits = (len(starts) - 1).bit_length() - 1
+    buckets = (keys.view(np.uint64) ^ np.uint64(1 << 63)) >> np.uint64(64 - bits)
+    index = np.arange(len(keys))
+    assert np.all(starts[buckets] <= index) and np.all(index < starts[buckets + np.uint64(1)])
+    assert int(np.diff(starts).max()) < 32
