@@ -403,9 +403,11 @@ class SqliteStore:
         return [[] for _ in queries]
 
     def prepare_searches(self, since: datetime | None) -> None:
-        """Load the key index from `since` on (what the first search would load)."""
+        """Load the key index from `since` on and the boilerplate statistics (what the first
+        posting decided would load)."""
         with self._lock, self._connection("load the key index") as conn:
             self._searchable(conn, MIN_TS if since is None else to_micros(since))
+            self._unit_stats()
 
     def get_posting(self, posting_id: str) -> StoredPosting | None:
         """The posting with this id, or None."""
@@ -562,8 +564,10 @@ class SqliteStore:
         if self._stats is None:
             began = time.perf_counter()
             with self._pooled("load the boilerplate statistics") as reader:
-                rows = reader.execute("SELECT entries FROM unit_stat_log")
-                self._stats = UnitStatistics.from_entries(bytes(row[0]) for row in rows)
+                cursor = reader.cursor()
+                cursor.row_factory = None  # plain tuples: a Row per log row cost more
+                rows = cursor.execute("SELECT entries FROM unit_stat_log")
+                self._stats = UnitStatistics.from_entries(row[0] for row in rows)
             logger.log(
                 logging.INFO if self._stats.records >= 100_000 else logging.DEBUG,
                 "boilerplate statistics of %s: %d records loaded in %.2f s",

@@ -216,7 +216,7 @@ def directory(keys: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
 
 def _sorted_run(records: npt.NDArray[np.void]) -> Run:
     """A run of records: keys ascending, their witnesses, the keys' directory."""
-    order = np.argsort(records["key"], kind="stable")
+    order = np.argsort(records["key"])  # the order of one set's witnesses does not matter
     keys = np.ascontiguousarray(records["key"][order], dtype=np.int64)
     witnesses = np.ascontiguousarray(records["witness"][order], dtype=np.int32)
     return keys, witnesses, directory(keys)
