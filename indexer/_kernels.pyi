@@ -36,3 +36,6 @@ def set_counts(
     query: npt.NDArray[np.int64],
     own: npt.NDArray[np.int32],
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]]: ...
+def bucket_sort(
+    keys: npt.NDArray[np.int64], witnesses: npt.NDArray[np.int32], bits: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int64]]: ...

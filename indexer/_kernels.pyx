@@ -199,3 +199,48 @@ def set_counts(
                         f[q] = 1
                     j += 1
     return counts, flags
+
+
+def bucket_sort(const int64_t[::1] keys, const int32_t[::1] witnesses, int bits):
+    """(keys ascending, their witnesses, directory) of records given in any order: a
+    counting sort by the top `bits` bits of each key (sign flipped), then an insertion sort
+    inside each bucket, which holds a few keys (`indexer.unit_stats.directory` chooses
+    `bits` so). Linear where numpy's argsort of 5.4M records took 1.2 s; the directory is
+    `indexer.unit_stats.directory` of the sorted keys."""
+    cdef Py_ssize_t n = keys.shape[0], i, j, b, buckets = (<Py_ssize_t>1) << bits
+    cdef int shift = 64 - bits
+    cdef uint64_t sign = (<uint64_t>1) << 63
+    out_keys = np.empty(n, dtype=np.int64)
+    out_witnesses = np.empty(n, dtype=np.int32)
+    starts_array = np.zeros(buckets + 1, dtype=np.int64)
+    cursor_array = np.empty(buckets, dtype=np.int64)
+    cdef int64_t[::1] ok = out_keys
+    cdef int32_t[::1] ow = out_witnesses
+    cdef int64_t[::1] starts = starts_array
+    cdef int64_t[::1] cursor = cursor_array
+    cdef int64_t key
+    cdef int32_t witness
+    with nogil:
+        for i in range(n):
+            b = 0 if bits == 0 else <Py_ssize_t>(((<uint64_t>keys[i]) ^ sign) >> shift)
+            starts[b + 1] += 1
+        for b in range(buckets):
+            starts[b + 1] += starts[b]
+            cursor[b] = starts[b]
+        for i in range(n):
+            b = 0 if bits == 0 else <Py_ssize_t>(((<uint64_t>keys[i]) ^ sign) >> shift)
+            ok[cursor[b]] = keys[i]
+            ow[cursor[b]] = witnesses[i]
+            cursor[b] += 1
+        for b in range(buckets):
+            for i in range(starts[b] + 1, starts[b + 1]):
+                key = ok[i]
+                witness = ow[i]
+                j = i - 1
+                while j >= starts[b] and ok[j] > key:
+                    ok[j + 1] = ok[j]
+                    ow[j + 1] = ow[j]
+                    j -= 1
+                ok[j + 1] = key
+                ow[j + 1] = witness
+    return out_keys, out_witnesses, starts_array

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
-from indexer._kernels import set_counts, unit_minimums
+from indexer._kernels import bucket_sort, set_counts, unit_minimums
 from indexer.language import CANDIDATE_LANGUAGES
 from indexer.language_model import CompiledIdentifier
 from indexer.minhash import SketchParams, permutations
@@ -172,3 +172,24 @@ def test_a_directory_buckets_hashes_evenly_and_in_order() -> None:
     index = np.arange(len(keys))
     assert np.all(starts[buckets] <= index) and np.all(index < starts[buckets + np.uint64(1)])
     assert int(np.diff(starts).max()) < 32
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(_INT64, min_size=1, max_size=8).map(lambda pool: [*pool, -(2**63), 2**63 - 1]),
+    st.lists(st.tuples(st.integers(0, 9), st.integers(0, 2**31 - 1)), max_size=200),
+)
+def test_bucket_sort_orders_records_and_builds_the_directory(
+    pool: list[int], drawn: list[tuple[int, int]]
+) -> None:
+    """Records of any int64 keys (repeated, extremes included) come out as numpy's sort
+    orders them, each witness still beside its key, with `directory`'s directory."""
+    keys = np.array([pool[k % len(pool)] for k, _ in drawn], dtype=np.int64)
+    witnesses = np.array([w for _, w in drawn], dtype=np.int32)
+    bits = max(0, (len(keys) // 4).bit_length() - 1)
+    out_keys, out_witnesses, starts = bucket_sort(keys, witnesses, bits)
+    assert out_keys.tolist() == sorted(keys.tolist())
+    assert sorted(zip(out_keys.tolist(), out_witnesses.tolist(), strict=True)) == sorted(
+        zip(keys.tolist(), witnesses.tolist(), strict=True)
+    )
+    assert starts.tolist() == directory(out_keys).tolist()
