@@ -8,20 +8,22 @@ thread's time in `jobdedup ingest` of the NHS ads (py-spy: 3.3 s reading and 3.3
 57 s) and 712 bytes of file per posting.
 
 Now a set is named by one signed 64-bit key, `stat_key(scope, unit)`, and every witness is a
-12-byte record (key, 31-bit witness). The records live in memory as one array sorted by key
-plus the few committed since the last merge (a dict) and those of the open transaction
-(another dict, with an undo log for savepoints). The file keeps them in `unit_stat_log`: each
-write that adds witnesses appends one row holding its records, so a posting costs one
-append instead of ~27 random inserts, and opening the index reads the rows back in one scan.
+12-byte record (key, 31-bit witness). The records live in memory as a main run sorted by key
+and a small recent run that each commit inserts its records into (see `UnitStatistics`),
+plus those of the open transaction (a dict, with an undo log for savepoints). The file keeps
+them in `unit_stat_log`: each write that adds witnesses appends one row holding its records,
+so a posting costs one append instead of ~27 random inserts, and opening the index reads
+the rows back in one scan.
 
 Keys: `unit ^ (scope * K)` over 64 bits. Units and company scopes are xxh64 hashes and the
 global scope is 0, so a key is the unit itself in the global scope; two different sets share
 a key with odds of 2**-64 per pair (about 4e-5 for 27M sets, which would merge two sets:
 arithmetic, not measured), the same order as the 31-bit witnesses' (`WITNESS_BITS`).
 
-Memory: 12 bytes per record in the sorted arrays (the NHS ads: 27 records per ad, so 324 MB
-per million such ads; the generated postings of bench/scale.py ~8). Statistics are never
-expired, as before: retention deletes postings, not what the corpus taught.
+Memory: 12 bytes per record in the sorted arrays and ~2 in the directory (the NHS ads: 27
+records per ad, so ~380 MB per million such ads; the generated postings of bench/scale.py
+~8). Statistics are never expired, as before: retention deletes postings, not what the
+corpus taught.
 """
 
 from __future__ import annotations
@@ -45,8 +47,9 @@ RECORD = np.dtype([("key", "<i8"), ("witness", "<i4")])
 _K = 0x9E3779B97F4A7C15  # odd: multiplying by it is a bijection of 64-bit words
 _M64 = (1 << 64) - 1
 MERGE_AT = 65536
-"""Committed records kept in a dict before they join the sorted arrays (or an eighth of the
-arrays, when that is more), so a merge copies the arrays once per many postings."""
+"""Records the recent run holds before it joins the main run. Small, because every commit
+inserts into it (a `/dedup` request commits alone); a merge copies the main run, once per
+~2,400 NHS ads."""
 
 
 def _scope_mask(scope: int) -> int:
@@ -80,7 +83,7 @@ class UnitStatistics:
         self._main = _sorted_run(
             np.empty(0, dtype=RECORD) if records is None else np.asarray(records, dtype=RECORD)
         )
-        self._recent = _sorted_run(np.empty(0, dtype=RECORD))
+        self._recent = _empty_recent()
         self._staged: dict[int, list[int]] = {}
         self._log: list[tuple[int, int]] = []
 
@@ -109,7 +112,7 @@ class UnitStatistics:
     ) -> dict[tuple[int, int], tuple[int, bool]]:
         """`IndexStore.unit_counts`: (count, own) of every set of `scopes` x `units` that
         holds a witness; witnesses compare on their low 31 bits."""
-        unique = sorted({u for u in units if u is not None})
+        unique = list({u for u in units if u is not None})
         if not unique or not scopes:
             return {}
         values = np.asarray(unique, dtype=np.int64)
@@ -168,21 +171,27 @@ class UnitStatistics:
         del self._log[mark:]
 
     def commit(self) -> None:
-        """The transaction committed: its records join the recent run (and that run the
-        main one, once it has grown to `MERGE_AT` or an eighth of it)."""
+        """The transaction committed: its records are inserted into the recent run, whose
+        directory keeps its bucket count (`_RECENT_BITS`) and only has the new keys counted
+        in, so a commit costs what its own records cost plus one copy of the small recent
+        run; at `MERGE_AT` records the recent run joins the main one."""
         if not self._log:
             return
-        staged = np.frombuffer(_packed(self._log), dtype=RECORD)
+        keys = np.array([key for key, _ in self._log], dtype=np.int64)
+        witnesses = np.array([witness for _, witness in self._log], dtype=np.int32)
         self._staged, self._log = {}, []
-        keys, witnesses, _ = self._recent
-        recent = np.empty(len(keys) + len(staged), dtype=RECORD)
-        recent["key"][: len(keys)], recent["witness"][: len(keys)] = keys, witnesses
-        recent["key"][len(keys) :], recent["witness"][len(keys) :] = (
-            staged["key"],
-            staged["witness"],
+        order = np.argsort(keys)
+        keys, witnesses = keys[order], witnesses[order]
+        held, kept, starts = self._recent
+        at = np.searchsorted(held, keys, side="right")
+        buckets = _buckets(keys, _RECENT_BITS)
+        counted = np.bincount(buckets, minlength=len(starts) - 1)
+        self._recent = (
+            np.insert(held, at, keys),
+            np.insert(kept, at, witnesses),
+            starts + np.concatenate(([0], np.cumsum(counted))),
         )
-        self._recent = _sorted_run(recent)
-        if len(recent) >= max(MERGE_AT, len(self._main[0]) // 8):
+        if len(self._recent[0]) >= MERGE_AT:
             self._merge()
 
     def _merge(self) -> None:
@@ -190,7 +199,7 @@ class UnitStatistics:
         at = np.searchsorted(self._main[0], keys, side="right")
         merged = np.insert(self._main[0], at, keys)
         self._main = (merged, np.insert(self._main[1], at, witnesses), directory(merged))
-        self._recent = _sorted_run(np.empty(0, dtype=RECORD))
+        self._recent = _empty_recent()
 
 
 Run = tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int64]]
@@ -200,13 +209,13 @@ DIRECTORY_BITS = 22
 """At most 2**22 buckets (32 MB of directory, for runs past 16M records)."""
 
 
-def directory(keys: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+def directory(keys: npt.NDArray[np.int64], bits: int | None = None) -> npt.NDArray[np.int64]:
     """Where each bucket of ascending `keys` begins (and, last, their count): bucket i
-    holds the keys whose top bits, sign bit flipped, are i, about 4 keys a bucket. The
-    keys are hashes, so buckets fill evenly; a lookup reads one or two cache lines where a
-    binary search over 400k records read ~10 (py-spy: the search cost 5x more inside
-    ingest than in a loop that kept the array cached)."""
-    bits = _bits(len(keys))
+    holds the keys whose top `bits` bits, sign bit flipped, are i (by default about 4 keys
+    a bucket). The keys are hashes, so buckets fill evenly, and a lookup starts in its
+    bucket instead of a binary search through cold cache lines (py-spy of `jobdedup
+    ingest`: the compiled search 1.02 s without the directory, 0.56 s with it)."""
+    bits = _bits(len(keys)) if bits is None else bits
     if bits == 0:
         return np.array([0, len(keys)], dtype=np.int64)
     bounds = np.arange(1 << bits, dtype=np.uint64) << np.uint64(64 - bits)
@@ -214,9 +223,24 @@ def directory(keys: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return np.append(starts, len(keys)).astype(np.int64)
 
 
+def _buckets(keys: npt.NDArray[np.int64], bits: int) -> npt.NDArray[np.intp]:
+    """The directory bucket of each key."""
+    shifted = (keys.view(np.uint64) ^ np.uint64(1 << 63)) >> np.uint64(64 - bits)
+    return shifted.astype(np.intp)
+
+
 def _bits(records: int) -> int:
     """Directory bits for a run of `records`: about 4 keys a bucket."""
     return min(DIRECTORY_BITS, max(0, (records // 4).bit_length() - 1))
+
+
+_RECENT_BITS = max(1, (MERGE_AT // 4).bit_length() - 1)
+"""The recent run's directory bits: about 4 keys a bucket when it is full."""
+
+
+def _empty_recent() -> Run:
+    empty = np.empty(0, dtype=np.int64)
+    return empty, np.empty(0, dtype=np.int32), directory(empty, _RECENT_BITS)
 
 
 def _sorted_run(records: npt.NDArray[np.void]) -> Run:
