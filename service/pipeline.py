@@ -20,7 +20,7 @@ from random import random
 from time import perf_counter, sleep
 from typing import TypeVar
 
-from classifier.kinds import PARTIAL_RATIO, duplicate_type
+from classifier.kinds import duplicate_type
 from classifier.scoring import Candidate, PairScorer, Remember, candidate_for
 from indexer.anchor_keys import TranslationQuery
 from indexer.boilerplate import with_added
@@ -43,6 +43,15 @@ from indexer.store import (
     WriteSet,
 )
 from service.bridging import label_pairs, unbridged
+from service.cluster_policy import (
+    ClusterPlan,
+    First,
+    Scored,
+    choose,
+    fresh_cluster_id,
+    is_snippet,
+    plan,
+)
 from service.decisions import Decision, PairVerdict, PipelineConfig, ScoredCandidate
 from service.group_commit import GroupCommitter
 from service.preparation import prepare_ahead, prepare_posting
@@ -404,40 +413,39 @@ class Deduplicator:
         if not new:
             return
         scores = self.scorer.score(prepared, new, remember="all")
-        ranked = sorted(zip(scores, new, strict=True), key=lambda pair: -pair[0])
-        if ranked[0][0] < self.scorer.threshold:
+        choice = choose(
+            prepared.shingle_count,
+            [_scored(c, s) for c, s in zip(new, scores, strict=True)],
+            self.scorer.threshold,
+            self.merge_threshold,
+        )
+        if choice.match is None:
             return
         info = self.store.get_cluster(here)
         alone = info is None or [m.id for m in info.members] == [prepared.id]
-        match = ranked[0][1]
-        if not alone and (_snippet_of(prepared, match) or ranked[0][0] < self.merge_threshold):
+        snippet = is_snippet(prepared.shingle_count, choice.match.shingle_count)
+        if not alone and (snippet or choice.match.score < self.merge_threshold):
             return  # it joined a cluster already: linking another one is a merge (bridging rule)
-        linkers = [
-            c
-            for s, c in ranked[1:]
-            if s >= self.merge_threshold
-            and not _snippet_of(prepared, c)
-            and c.posting.cluster_id != match.posting.cluster_id
-        ]
+        by_id = {c.posting.id: c for c in new}
+        match = by_id[choice.match.id]
         linked = {here, match.posting.cluster_id}
-        if not _snippet_of(prepared, match):
-            linked |= self._unbridged_clusters(match, linkers)
+        linked |= self._unbridged_clusters(match, [by_id[s.id] for s in choice.linkers])
         linked = {self.store.resolve_cluster(c) or c for c in linked}
-        survivor, merges = self._plan_merges(linked, prepared.id)
-        if merges:
-            self.store.apply(WriteSet(merges=merges))
+        clusters = plan(linked, self._cluster_firsts(linked, prepared.id))
+        if clusters.absorbed:
+            self.store.apply(WriteSet(merges=_merges(clusters, prepared.id)))
         decision = item.decision
-        decision.cluster_id = survivor
+        decision.cluster_id = clusters.survivor
         if decision.status == "new":
             decision.status = "duplicate"
-            decision.duplicate_of = self._earliest_other(linked, prepared.id)
+            decision.duplicate_of = clusters.duplicate_of
             decision.duplicate_type = duplicate_type(prepared, match)
-            decision.score = round(ranked[0][0], 6)
+            decision.score = round(choice.match.score, 6)
         logger.info(
             "re-check joined %s with %s written meanwhile (cluster %s)",
             prepared.id,
             match.posting.id,
-            survivor,
+            clusters.survivor,
         )
 
     def _learn_boilerplate(
@@ -546,27 +554,13 @@ class Deduplicator:
         scores: list[float],
         across: frozenset[str] = frozenset(),
     ) -> tuple[Decision, list[Merge]]:
-        """The verdict and the cluster merges it implies.
-
-        Below the threshold the posting opens a cluster. Otherwise it joins the cluster of its
-        best-scoring candidate, and every other candidate at or above the merge threshold
-        links its cluster too (linked clusters merge into the oldest) — except through a
-        snippet. **Snippet bridging rule**: a posting whose shingle set is under
-        `PARTIAL_RATIO` (60%) of a candidate's is a snippet or partial copy of it (an
-        aggregator's first 500 characters, a first paragraph) and links nothing through that
-        candidate; if its best match is such a candidate it joins that cluster and merges
-        none. A snippet holds too little to tell two vacancies apart (one made of an
-        employer's intro matches every ad of that employer), so it may join a cluster but
-        never bridges two; a later full copy that matches both still merges them.
-        **Judged-distinct rule** (`service.bridging`): nor does any posting merge clusters
-        whose postings the index already told apart (a recorded score under the threshold
-        between two full ads, or an analyst's `not_duplicate` label).
-        **Translation rule**: a candidate only the anchor search found (`across`: another
-        language, `_translations`) is treated like a snippet's candidate. The classifier
-        tells a translation from the employer's other vacancies in translation less well
-        than within one language (bench/translations_ingest.py), so such a link may join a
-        cluster but never bridges two.
-        """
+        """The verdict and the cluster merges it implies, by the cluster policy
+        (`service.cluster_policy`: the threshold, merge threshold, snippet bridging and
+        translation rules) and the bridging guard (`service.bridging`: no merge of clusters
+        whose postings the index already told apart). This method only reads what they ask
+        for: the judged-distinct evidence of the linkers, the linked clusters' earliest
+        members, the ids in use when a cluster is opened. `across`: the candidates only the
+        search across languages found."""
         reported = [
             ScoredCandidate(
                 id=c.posting.id,
@@ -577,52 +571,45 @@ class Deduplicator:
             )
             for c, s in zip(candidates, scores, strict=True)
         ]
-        best = max(
-            range(len(candidates)),
-            key=lambda i: (scores[i], -candidates[i].posting.posted_at.timestamp()),
-            default=None,
+        choice = choose(
+            prepared.shingle_count,
+            [_scored(c, s, across) for c, s in zip(candidates, scores, strict=True)],
+            self.scorer.threshold,
+            self.merge_threshold,
         )
-        status_if_new = "updated" if existing is not None else "new"
-        if best is None or scores[best] < self.scorer.threshold:
+        best = None if choice.best_score is None else round(choice.best_score, 6)
+        if choice.match is None:
             return (
                 Decision(
                     id=prepared.id,
-                    status=status_if_new,
+                    status="updated" if existing is not None else "new",
                     duplicate_of=None,
                     cluster_id=self._fresh_cluster_id(prepared.id, existing),
                     duplicate_type=None,
-                    score=None if best is None else round(scores[best], 6),
+                    score=best,
                     candidates=reported,
                 ),
                 [],
             )
-        match = candidates[best]
+        by_id = {c.posting.id: c for c in candidates}
+        match = by_id[choice.match.id]
         if not match.posting.document:  # the type needs the location; fetched if not yet
             full = self.store.get_posting(match.posting.id)
             match = match if full is None else Candidate(full, match.jaccard, match.overlap)
         linked = {match.posting.cluster_id}
-        if not _snippet_of(prepared, match) and match.posting.id not in across:
-            linkers = [
-                c
-                for s, c in sorted(zip(scores, candidates, strict=True), key=lambda pair: -pair[0])
-                if s >= self.merge_threshold
-                and not _snippet_of(prepared, c)
-                and c.posting.id not in across
-                and c.posting.cluster_id != match.posting.cluster_id
-            ]
-            linked |= self._unbridged_clusters(match, linkers)
-        survivor, merges = self._plan_merges(linked, prepared.id)
+        linked |= self._unbridged_clusters(match, [by_id[s.id] for s in choice.linkers])
+        clusters = plan(linked, self._cluster_firsts(linked, prepared.id))
         return (
             Decision(
                 id=prepared.id,
                 status="updated" if existing is not None else "duplicate",
-                duplicate_of=self._earliest_other(linked, prepared.id),
-                cluster_id=survivor,
+                duplicate_of=clusters.duplicate_of,
+                cluster_id=clusters.survivor,
                 duplicate_type=duplicate_type(prepared, match),
-                score=round(scores[best], 6),
+                score=best,
                 candidates=reported,
             ),
-            merges,
+            _merges(clusters, prepared.id),
         )
 
     def _unbridged_clusters(self, match: Candidate, linkers: list[Candidate]) -> set[str]:
@@ -644,9 +631,9 @@ class Deduplicator:
         # A cluster merges only if none of its linking members was told apart.
         return {posting.cluster_id for posting in kept} - refused
 
-    def _cluster_first(self, cluster_ids: set[str], exclude: str) -> dict[str, StoredPosting]:
+    def _cluster_firsts(self, cluster_ids: set[str], exclude: str) -> dict[str, First]:
         """Earliest member (other than `exclude`) of each cluster, by (posted_at, id)."""
-        firsts: dict[str, StoredPosting] = {}
+        firsts: dict[str, First] = {}
         canonicals = self.store.cluster_canonicals(sorted(cluster_ids))
         for cluster_id, canonical_id in canonicals.items():
             posting = self.store.get_posting(canonical_id) if canonical_id != exclude else None
@@ -655,41 +642,17 @@ class Deduplicator:
                 others = [m.id for m in info.members if m.id != exclude] if info else []
                 posting = self.store.get_posting(others[0]) if others else None
             if posting is not None:
-                firsts[cluster_id] = posting
+                firsts[cluster_id] = First(posting.id, posting.posted_at)
         return firsts
 
-    def _plan_merges(self, linked: set[str], posting_id: str) -> tuple[str, list[Merge]]:
-        """The oldest linked cluster survives; the others fold into it."""
-        if len(linked) == 1:
-            return next(iter(linked)), []
-        firsts = self._cluster_first(linked, posting_id)
-        ordered = sorted(
-            linked,
-            key=lambda cid: (firsts[cid].posted_at, cid) if cid in firsts else (_MAX_TIME, cid),
-        )
-        survivor = ordered[0]
-        return survivor, [
-            Merge(absorbed=c, survivor=survivor, posting_id=posting_id) for c in ordered[1:]
-        ]
-
-    def _earliest_other(self, cluster_ids: set[str], posting_id: str) -> str | None:
-        firsts = self._cluster_first(cluster_ids, posting_id)
-        if not firsts:
-            return None
-        return min(firsts.values(), key=lambda p: (p.posted_at, p.id)).id
-
     def _fresh_cluster_id(self, posting_id: str, existing: StoredPosting | None) -> str:
-        """A new cluster is named after the posting that opens it; if that id is taken (an
-        update that leaves a cluster it opened, or an alias), a numbered suffix is added."""
+        """`cluster_policy.fresh_cluster_id`: an updated posting alone in its cluster keeps it."""
+        kept = None
         if existing is not None:
             info = self.store.get_cluster(existing.cluster_id)
             if info is not None and [m.id for m in info.members] == [posting_id]:
-                return info.id
-        candidate, n = posting_id, 1
-        while self.store.cluster_ids_in_use(candidate):
-            n += 1
-            candidate = f"{posting_id}~{n}"
-        return candidate
+                kept = info.id
+        return fresh_cluster_id(posting_id, kept, self.store.cluster_ids_in_use)
 
     def _unchanged(self, existing: StoredPosting, timings: dict[str, float]) -> Decision:
         stored = existing.decision
@@ -758,7 +721,6 @@ class Deduplicator:
         return review_queue(self.store, self.scorer.threshold, limit, offset)
 
 
-_MAX_TIME = datetime.max.replace(tzinfo=UTC)
 _T = TypeVar("_T")
 RECHECK_MARGIN = timedelta(seconds=60)
 """The re-check looks at postings other instances wrote from this long before its group
@@ -794,16 +756,31 @@ def _waited(decisions: list[Decision], seconds: float) -> list[Decision]:
     return decisions
 
 
-def _snippet_of(prepared: PreparedPosting, candidate: Candidate) -> bool:
-    """Whether the posting is a snippet or partial copy of the candidate: its shingle set is
-    under `PARTIAL_RATIO` of the candidate's (the `partial` rule of `classifier.kinds`)."""
-    return prepared.shingle_count < PARTIAL_RATIO * candidate.posting.shingle_count
+def _scored(candidate: Candidate, score: float, across: frozenset[str] = frozenset()) -> Scored:
+    """A scored candidate as the cluster policy sees it."""
+    posting = candidate.posting
+    return Scored(
+        posting.id,
+        posting.cluster_id,
+        score,
+        posting.posted_at,
+        posting.shingle_count,
+        posting.id in across,
+    )
+
+
+def _merges(clusters: ClusterPlan, posting_id: str) -> list[Merge]:
+    """The store's merges for a cluster plan."""
+    return [
+        Merge(absorbed=c, survivor=clusters.survivor, posting_id=posting_id)
+        for c in clusters.absorbed
+    ]
 
 
 def _partial_pair(prepared: PreparedPosting, candidate: Candidate) -> bool:
     """Either side is a snippet of the other."""
     small, large = sorted((prepared.shingle_count, candidate.posting.shingle_count))
-    return small < PARTIAL_RATIO * large
+    return is_snippet(small, large)
 
 
 def _cap_partial(prepared: PreparedPosting, verified: list[Candidate]) -> list[Candidate]:
