@@ -104,7 +104,7 @@ def main() -> None:
         )
         for chunk in range(args.chunks):
             rows = [next(stream) for _ in range(args.chunk_size)]
-            postings = [Posting.model_validate(row) for row in rows]
+            postings = [Posting.model_validate(row).core() for row in rows]
             latencies: list[float] = []
             candidates = 0
             started = time.perf_counter()

@@ -99,7 +99,7 @@ def _key_index(ads: int) -> tuple[BandIndex, list[list[int]]]:
     index, queries = BandIndex(), []
     now = datetime.now(UTC)
     for n, row in enumerate(nhs_postings(limit=ads), 1):
-        prepared, _ = prepare_posting(Posting.model_validate(row), SketchParams(), now)
+        prepared, _ = prepare_posting(Posting.model_validate(row).core(), SketchParams(), now)
         keys = list(dict.fromkeys(prepared.index_keys))
         posted = int(prepared.posted_at.timestamp() * 1_000_000)
         index.stage_add(index.allocate_rid(), posted, keys)

@@ -70,7 +70,7 @@ def _fill(data_dir: str, rows: list[dict[str, Any]], workers: int) -> None:
     dedup = build_deduplicator(Settings(data_dir=Path(data_dir), scorer="overlap"))
     pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn")) if workers else None
     try:
-        postings = [Posting.model_validate(row) for row in rows]
+        postings = [Posting.model_validate(row).core() for row in rows]
         for _ in dedup.dedup_stream(postings, executor=pool):
             pass
     finally:
@@ -101,7 +101,7 @@ def _probe(data_dir: str, indexed: int, rows: list[dict[str, Any]], workers: int
     from service.settings import Settings
 
     dedup = build_deduplicator(Settings(data_dir=Path(data_dir)))
-    postings = [Posting.model_validate(row) for row in rows]
+    postings = [Posting.model_validate(row).core() for row in rows]
     (first,) = list(dedup.dedup_stream(postings[:1]))
     settle_heap()
     startup = time.perf_counter() - started

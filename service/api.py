@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Depends, FastAPI, Query, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from indexer.posting import JobPosting
 from indexer.store import ClusterFilter, ClusterInfo, StatsQuery, StoreError
 from indexer.text import normalise_company
 from service.auth import RequireApiKey, check_exposure, document_security, key_ring
@@ -147,7 +148,7 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
         """Verdict for one posting: new, duplicate (of which, in which cluster), unchanged or
         updated. Committed before the response unless `dry_run`. With `explain`, the top
         feature contributions for the best candidate are added."""
-        decision = dedup.dedup(posting, dry_run=dry_run, explain=explain)
+        decision = dedup.dedup(posting.core(), dry_run=dry_run, explain=explain)
         metrics.observe_decision(
             decision.status, dry_run, decision.timings, len(decision.candidates)
         )
@@ -162,7 +163,7 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
     @app.post("/pairs/score", response_model=PairScoreOut, responses=_ERRORS, tags=["dedup"])
     def score_pair(pair: PairScoreIn) -> PairScoreOut:
         """Score two postings against each other, outside the index (nothing is stored)."""
-        verdict = dedup.score_pair(pair.a, pair.b)
+        verdict = dedup.score_pair(pair.a.core(), pair.b.core())
         return PairScoreOut(
             probability=round(verdict.probability, 6),
             duplicate=verdict.duplicate,
@@ -210,7 +211,7 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
         },
     )
     def dedup_batch(
-        postings: Annotated[list[Posting], Depends(batch_body)], dry_run: bool = False
+        postings: Annotated[list[JobPosting], Depends(batch_body)], dry_run: bool = False
     ) -> list[DedupResult]:
         """Up to 1,000 postings, answered in order as if posted one by one. The batch is one
         transaction: if the index fails part-way, nothing of it is stored (503)."""

@@ -11,6 +11,7 @@ from typing import Any
 from fastapi import Request
 from pydantic import ValidationError
 
+from indexer.posting import JobPosting
 from service.batches import take_body
 from service.errors import ApiError, parse_json_lines
 from service.schemas import MAX_BATCH, Posting
@@ -40,7 +41,7 @@ def decode_cursor(cursor: str) -> str:
     return decoded
 
 
-async def batch_body(request: Request) -> list[Posting]:
+async def batch_body(request: Request) -> list[JobPosting]:
     """Parse a batch: a JSON array, or NDJSON with Content-Type application/x-ndjson.
 
     Every item is validated before anything is processed, so one bad item rejects the whole
@@ -87,11 +88,11 @@ async def batch_body(request: Request) -> list[Posting]:
         raise ApiError(
             422, "validation_error", "empty batch", [{"field": "body", "reason": "empty"}]
         )
-    postings: list[Posting] = []
+    postings: list[JobPosting] = []
     details: list[dict[str, Any]] = []
     for index, item in enumerate(items):
         try:
-            postings.append(Posting.model_validate(item))
+            postings.append(Posting.model_validate(item).core())
         except ValidationError as exc:
             details.extend(validation_details(exc.errors(), prefix=f"[{index}]"))
         items[index] = None  # the parsed dict is garbage once validated: bounded peak

@@ -26,6 +26,7 @@ from tqdm import tqdm
 
 from classifier.evaluation import format_report, report, score_pairs
 from classifier.model import ClassifierError
+from indexer.posting import JobPosting
 from indexer.store import StatsQuery, StoreError
 from service.factory import ConfigurationError, build_deduplicator, build_scorer
 from service.heap import settle_heap
@@ -169,13 +170,13 @@ def _output(path: Path | None) -> Iterator[IO[str]]:
         yield handle
 
 
-def _parse_line(line: str) -> Posting:
-    return Posting.model_validate(json.loads(line))
+def _parse_line(line: str) -> JobPosting:
+    return Posting.model_validate(json.loads(line)).core()
 
 
 def _valid_postings(
     lines: Iterable[tuple[int, str]], counts: Counter[str], report: Callable[[str], None]
-) -> Iterator[Posting]:
+) -> Iterator[JobPosting]:
     """Postings of numbered JSONL lines; invalid lines are reported with their number and
     skipped."""
     for number, line in lines:

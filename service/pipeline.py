@@ -25,6 +25,7 @@ from classifier.scoring import Candidate, PairScorer, Remember, candidate_for
 from indexer.anchor_keys import TranslationQuery
 from indexer.boilerplate import with_added
 from indexer.minhash import band_keys
+from indexer.posting import JobPosting
 from indexer.prepare import PreparedPosting, to_stored, with_boilerplate
 from indexer.store import (
     Assignment,
@@ -56,7 +57,6 @@ from service.decisions import Decision, PairVerdict, PipelineConfig, ScoredCandi
 from service.group_commit import GroupCommitter
 from service.preparation import prepare_ahead, prepare_posting
 from service.review import PairExplanation, ReviewQueue, explain_pair, review_queue
-from service.schemas import Posting
 
 logger = logging.getLogger(__name__)
 
@@ -120,13 +120,15 @@ class Deduplicator:
 
     # -- the verbs ---------------------------------------------------------------------------
 
-    def prepare(self, posting: Posting, timings: dict[str, float]) -> PreparedPosting:
+    def prepare(self, posting: JobPosting, timings: dict[str, float]) -> PreparedPosting:
         """Clean and sketch a posting (no store access); records stage timings."""
         prepared, spent = prepare_posting(posting, self.store.params, self._clock())
         timings.update(spent)
         return prepared
 
-    def dedup(self, posting: Posting, *, dry_run: bool = False, explain: bool = False) -> Decision:
+    def dedup(
+        self, posting: JobPosting, *, dry_run: bool = False, explain: bool = False
+    ) -> Decision:
         """Decide and (unless `dry_run`) persist one posting; committed when this returns.
 
         With `explain`, the decision carries the top feature contributions for its best
@@ -147,7 +149,7 @@ class Deduplicator:
                 )
         return decision
 
-    def score_pair(self, a: Posting, b: Posting) -> PairVerdict:
+    def score_pair(self, a: JobPosting, b: JobPosting) -> PairVerdict:
         """Score two postings against each other (a as the new posting, b as the indexed
         one), with the service's preparation, scorer and type rules; nothing is read or
         written in the index."""
@@ -180,7 +182,7 @@ class Deduplicator:
 
     def dedup_stream(
         self,
-        postings: Iterable[Posting],
+        postings: Iterable[JobPosting],
         *,
         dry_run: bool = False,
         group: int = 256,

@@ -19,9 +19,9 @@ from time import perf_counter
 from typing import TypeVar
 
 from indexer.minhash import SketchParams
+from indexer.posting import JobPosting
 from indexer.prepare import PreparedPosting, posting_units, prepare
 from service.heap import settle_heap
-from service.schemas import Posting
 
 _T = TypeVar("_T")
 _PREPARE_CHUNK = 64  # postings per task sent to a preparation process
@@ -76,14 +76,14 @@ def groups(items: Iterable[_T], size: int) -> Iterator[list[_T]]:
 
 
 def prepare_many(
-    postings: list[Posting], params: SketchParams, now: datetime
+    postings: list[JobPosting], params: SketchParams, now: datetime
 ) -> list[tuple[PreparedPosting, dict[str, float]]]:
     """`prepare_posting` over a chunk: one task per chunk keeps inter-process traffic low."""
     return [prepare_posting(p, params, now) for p in postings]
 
 
 def prepare_ahead(
-    executor: Executor, postings: Iterable[Posting], params: SketchParams, now: datetime
+    executor: Executor, postings: Iterable[JobPosting], params: SketchParams, now: datetime
 ) -> Iterator[tuple[PreparedPosting, dict[str, float]]]:
     """Prepared postings in input order, computed by `executor` a bounded window ahead (unlike
     Executor.map, which would read the whole input before yielding anything)."""
@@ -97,7 +97,7 @@ def prepare_ahead(
 
 
 def prepare_posting(
-    posting: Posting, params: SketchParams, now: datetime
+    posting: JobPosting, params: SketchParams, now: datetime
 ) -> tuple[PreparedPosting, dict[str, float]]:
     """Clean and sketch one posting: pure CPU work, picklable, so a process pool can run it.
 
@@ -106,7 +106,7 @@ def prepare_posting(
     Returns the prepared posting and the seconds spent in the clean and sketch stages.
     """
     started = perf_counter()
-    received = posting.model_dump(mode="json", exclude_none=True)
+    received = posting.received()
     posted_at = posting.posted_at or now
     document = dict(received)
     document["posted_at"] = posted_at.isoformat()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from classifier.feature_words import describe
+from indexer.posting import JobPosting
 from indexer.review import pair_key
 from indexer.store import IndexStore, ReviewPair, StoredPosting
 from service.bridging import recorded_score
@@ -76,7 +77,7 @@ class ReviewQueue:
 
 def explain_pair(
     store: IndexStore,
-    score: Callable[[Posting, Posting], PairVerdict],
+    score: Callable[[JobPosting, JobPosting], PairVerdict],
     a_id: str,
     b_id: str,
 ) -> PairExplanation | list[str]:
@@ -87,7 +88,10 @@ def explain_pair(
     if missing or a is None or b is None:
         return missing
     newer, older = (a, b) if (a.posted_at, a.id) >= (b.posted_at, b.id) else (b, a)
-    verdict = score(Posting.model_validate(newer.document), Posting.model_validate(older.document))
+    verdict = score(
+        Posting.model_validate(newer.document).core(),
+        Posting.model_validate(older.document).core(),
+    )
     return PairExplanation(
         a=a,
         b=b,

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from indexer.posting import JobPosting
 from indexer.store import DuplicateStats, StatsQuery
 
 MAX_DESCRIPTION_CHARS = 200_000
@@ -113,6 +114,10 @@ class Posting(BaseModel):
             except ValueError as exc:  # NaN or Infinity: not JSON, would come back as null
                 raise ValueError("must hold finite numbers only (no NaN or Infinity)") from exc
         return value
+
+    def core(self) -> JobPosting:
+        """The validated posting as the pipeline takes it (`indexer.posting`)."""
+        return JobPosting(**{name: getattr(self, name) for name in type(self).model_fields})
 
 
 def json_depth(value: object) -> int:

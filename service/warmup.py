@@ -14,8 +14,8 @@ from datetime import UTC, datetime, timedelta
 from time import perf_counter
 
 from indexer.language import detect_language, stop_words
+from indexer.posting import JobPosting
 from service.pipeline import Deduplicator
-from service.schemas import Posting
 
 logger = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ LANGUAGES = (
 
 _SAMPLES = (
     (
-        Posting(
+        JobPosting(
             id="warm-up-a",
             title="Data Engineer (H/F) - CDI",
             company="Acme SAS",
@@ -60,7 +60,7 @@ _SAMPLES = (
                 "04 72 00 00 00. Réf. DE-2024-17</p>"
             ),
         ),
-        Posting(
+        JobPosting(
             id="warm-up-b",
             title="Staff Nurse - Band 5 - Full Time",
             company="Leeds Teaching Hospitals NHS Trust",

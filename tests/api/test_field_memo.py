@@ -26,10 +26,10 @@ def _memoised(client: TestClient, documents: list[dict[str, Any]]) -> set[str]:
     assert isinstance(scorer, LightGBMScorer)
     params = client.app.state.deduplicator.store.params  # type: ignore[attr-defined]
     now = datetime.now(UTC)
-    query, _ = prepare_posting(Posting.model_validate(ORIGINAL), params, now)
+    query, _ = prepare_posting(Posting.model_validate(ORIGINAL).core(), params, now)
     candidates = []
     for document in documents:  # prepared as the service does: the memo's key is its hash
-        prepared, _ = prepare_posting(Posting.model_validate(document), params, now)
+        prepared, _ = prepare_posting(Posting.model_validate(document).core(), params, now)
         candidates.append(candidate_for(query, to_stored(prepared, prepared.id)))
     return {d["id"] for d in documents} - scorer.wanted_documents(candidates)
 

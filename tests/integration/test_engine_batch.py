@@ -113,7 +113,7 @@ def test_bulk_ingest_decides_as_one_by_one_on_the_embedded_index(
 ) -> None:
     """Groups of 4, and one group holding the whole stream (its reads announced 64 at a
     time: `service.pipeline.READ_AHEAD`)."""
-    postings = [Posting.model_validate(item) for item in _stream()]
+    postings = [Posting.model_validate(item).core() for item in _stream()]
     reference = build_deduplicator(Settings(data_dir=tmp_path / "sqlite"))
     try:
         expected = [reference.dedup(p).to_dict() for p in postings]
@@ -139,10 +139,10 @@ def test_a_group_updating_a_candidate_of_its_later_posting_decides_as_one_by_one
     search, run ahead of the group, found the stored version, which by then is pending: the
     answer must be the pending version alone, as a live search merged with the group's
     writes gives it (a stale copy beside it would be a second candidate)."""
-    before = [Posting.model_validate(p) for p in (DATA_ENGINEER, STAFF_NURSE, BARISTA)]
+    before = [Posting.model_validate(p).core() for p in (DATA_ENGINEER, STAFF_NURSE, BARISTA)]
     edited = DATA_ENGINEER["description"] + " Hybrid working, two days a week in Lyon."
     group = [
-        Posting.model_validate(p)
+        Posting.model_validate(p).core()
         for p in (
             ACCOUNT_EXECUTIVE,
             posting(DATA_ENGINEER, description=edited),  # an update of the stored ad

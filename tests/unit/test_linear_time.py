@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 
 from classifier.model import DEFAULT_MODEL_DIR, LightGBMScorer, load_model
 from classifier.scoring import candidate_for
+from indexer.posting import JobPosting
 from indexer.prepare import to_stored
 from indexer.text import strip_html
 from service.preparation import prepare_posting
-from service.schemas import Posting
 from service.settings import Settings
 
 SMALL = 20_000
@@ -64,8 +64,8 @@ def _pair_seconds(description: str) -> float:
     """Time of /pairs/score's work on two postings with this description."""
     params = Settings().sketch_params()
     now = datetime(2026, 1, 1, tzinfo=UTC)
-    a = Posting(id="a", title="Data Engineer", description=description, company="Acme")
-    b = Posting(id="b", title="Data Engineer", description=description, location="Lyon")
+    a = JobPosting(id="a", title="Data Engineer", description=description, company="Acme")
+    b = JobPosting(id="b", title="Data Engineer", description=description, location="Lyon")
     started = time.perf_counter()
     query, _ = prepare_posting(a, params, now)
     other, _ = prepare_posting(b, params, now)
