@@ -23,6 +23,7 @@ from service.auth import RequireApiKey, check_exposure, document_security, key_r
 from service.batches import drain
 from service.bodies import batch_body, decode_cursor, encode_cursor
 from service.decisions import Decision
+from service.dependencies import Dedup
 from service.errors import (
     ApiError,
     BodyLimit,
@@ -101,31 +102,42 @@ def _cluster_out(info: ClusterInfo) -> ClusterOut:
 
 
 def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> FastAPI:
-    """Build the app: check the exposure (no keys on a public address is refused), open the
-    store (fails fast on an incompatible index), wire the routes."""
+    """Build the app: check the exposure (no keys on a public address is refused) and wire
+    the routes. Nothing is opened here: the app's lifespan owns the store and the scorer.
+    It opens them when the server starts (an incompatible index or a second writer fails the
+    start-up), or takes over `deduplicator` (what `jobdedup serve` opens first, to fail with
+    the CLI's message before uvicorn starts), and closes the store when the server stops.
+    Routes reach them through `service.dependencies`."""
     keys = key_ring(settings.api_keys, settings.api_keys_file)
     check_exposure(settings.host, keys, settings.auth)
-    dedup = deduplicator or build_deduplicator(settings)
-    scorer = dedup.scorer
-    metrics = Metrics(dedup.store.stats, scorer.name, scorer.version)
+    metrics = Metrics()
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        # Before the server accepts a connection: /ready is never 200 while the first
-        # request would still pay for loading models and language data.
-        warm_up(dedup)
-        settle_heap()
-        retention = (
-            None
-            if settings.retention_days is None
-            else RetentionThread(dedup, settings.retention_days, settings.retention_every_s)
-        )
-        if retention is not None:
-            retention.start()
-        yield
-        if retention is not None:
-            retention.stop()
-        dedup.store.close()
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        dedup = deduplicator or build_deduplicator(settings)
+        try:
+            detach = metrics.attach(dedup.store.stats, dedup.scorer.name, dedup.scorer.version)
+            # Before the server accepts a connection: /ready is never 200 while the first
+            # request would still pay for loading models and language data.
+            warm_up(dedup)
+            settle_heap()
+            retention = (
+                None
+                if settings.retention_days is None
+                else RetentionThread(dedup, settings.retention_days, settings.retention_every_s)
+            )
+            if retention is not None:
+                retention.start()
+            app.state.deduplicator = dedup
+            try:
+                yield
+            finally:
+                app.state.deduplicator = None
+                if retention is not None:
+                    retention.stop()
+                detach()
+        finally:
+            dedup.store.close()
 
     app = FastAPI(
         title="jobdedup",
@@ -133,7 +145,7 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
         description="Near-duplicate detection for job postings.",
         lifespan=lifespan,
     )
-    app.state.deduplicator = dedup
+    app.state.deduplicator = None
     app.state.metrics = metrics
     install_error_handlers(app)
 
@@ -144,7 +156,9 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
         responses=_ERRORS,
         tags=["dedup"],
     )
-    def dedup_one(posting: Posting, dry_run: bool = False, explain: bool = False) -> DedupResult:
+    def dedup_one(
+        posting: Posting, dedup: Dedup, dry_run: bool = False, explain: bool = False
+    ) -> DedupResult:
         """Verdict for one posting: new, duplicate (of which, in which cluster), unchanged or
         updated. Committed before the response unless `dry_run`. With `explain`, the top
         feature contributions for the best candidate are added."""
@@ -161,9 +175,10 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
         return result
 
     @app.post("/pairs/score", response_model=PairScoreOut, responses=_ERRORS, tags=["dedup"])
-    def score_pair(pair: PairScoreIn) -> PairScoreOut:
+    def score_pair(pair: PairScoreIn, dedup: Dedup) -> PairScoreOut:
         """Score two postings against each other, outside the index (nothing is stored)."""
         verdict = dedup.score_pair(pair.a.core(), pair.b.core())
+        scorer = dedup.scorer
         return PairScoreOut(
             probability=round(verdict.probability, 6),
             duplicate=verdict.duplicate,
@@ -179,7 +194,7 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
         )
 
     @app.post("/feedback", response_model=FeedbackOut, responses=_ERRORS, tags=["dedup"])
-    def feedback(label: FeedbackIn) -> FeedbackOut:
+    def feedback(label: FeedbackIn, dedup: Dedup) -> FeedbackOut:
         """Store an analyst's label for two indexed postings (used by `train --with-feedback`)."""
         missing = dedup.feedback(label.a_id, label.b_id, label.label)
         if missing:
@@ -211,7 +226,9 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
         },
     )
     def dedup_batch(
-        postings: Annotated[list[JobPosting], Depends(batch_body)], dry_run: bool = False
+        postings: Annotated[list[JobPosting], Depends(batch_body)],
+        dedup: Dedup,
+        dry_run: bool = False,
     ) -> list[DedupResult]:
         """Up to 1,000 postings, answered in order as if posted one by one. The batch is one
         transaction: if the index fails part-way, nothing of it is stored (503)."""
@@ -228,7 +245,7 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
         return results
 
     @app.get("/postings/{posting_id:path}", response_model=PostingOut, responses=_ERRORS)
-    def get_posting(posting_id: str) -> PostingOut:
+    def get_posting(posting_id: str, dedup: Dedup) -> PostingOut:
         """An indexed posting, its cluster and the cluster's canonical posting."""
         found = dedup.posting(posting_id)
         if found is None:
@@ -243,14 +260,14 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
         )
 
     @app.delete("/postings/{posting_id:path}", responses=_ERRORS)
-    def delete_posting(posting_id: str) -> dict[str, Any]:
+    def delete_posting(posting_id: str, dedup: Dedup) -> dict[str, Any]:
         """Remove a posting from the index and its cluster."""
         if not dedup.delete(posting_id):
             raise ApiError(404, "not_found", f"posting {posting_id!r} is not indexed")
         return {"id": posting_id, "deleted": True}
 
     @app.get("/clusters/{cluster_id:path}", response_model=ClusterOut, responses=_ERRORS)
-    def get_cluster(cluster_id: str) -> ClusterOut:
+    def get_cluster(cluster_id: str, dedup: Dedup) -> ClusterOut:
         """A cluster with its members; the id of a merged cluster resolves to the survivor."""
         info = dedup.cluster(cluster_id)
         if info is None:
@@ -259,6 +276,7 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
 
     @app.get("/clusters", response_model=ClusterPageOut, responses=_ERRORS)
     def list_clusters(
+        dedup: Dedup,
         min_size: Annotated[int, Query(ge=1, le=1_000_000_000)] = 1,
         company: str | None = None,
         source: str | None = None,
@@ -290,6 +308,7 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
 
     @app.get("/stats", response_model=StatsOut, responses=_ERRORS, tags=["analysis"])
     def duplicate_stats(
+        dedup: Dedup,
         since: Annotated[
             datetime | None, Query(description="Inclusive start (ISO date or datetime, UTC).")
         ] = None,
@@ -318,8 +337,9 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
         return {"status": "ok"}
 
     @app.get("/ready", tags=["ops"], responses=_ERRORS)
-    def ready(response: Response) -> dict[str, Any]:
+    def ready(response: Response, dedup: Dedup) -> dict[str, Any]:
         """Readiness: the store answers and the scorer is loaded; 503 otherwise."""
+        scorer = dedup.scorer
         body: dict[str, Any] = {
             "scorer": {
                 "name": scorer.name,
@@ -341,7 +361,7 @@ def create_app(settings: Settings, deduplicator: Deduplicator | None = None) -> 
         """Prometheus text exposition."""
         return Response(metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8")
 
-    add_review_routes(app, dedup, _ERRORS)
+    add_review_routes(app, _ERRORS)
     mount_ui(app)
 
     app.add_middleware(

@@ -345,7 +345,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from service.api import create_app
 
     settings = settings_from(args)
-    app = create_app(settings)
+    # Opened before uvicorn starts, so an incompatible index or a second writer is reported
+    # like any CLI error; the app's lifespan takes the deduplicator over and closes it.
+    dedup = build_deduplicator(settings)
+    try:
+        app = create_app(settings, dedup)
+    except BaseException:
+        dedup.store.close()
+        raise
     uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level.lower())
     return 0
 

@@ -42,7 +42,7 @@ class _IndexSizeCollector(Collector):
 class Metrics:
     """The service's collectors; one instance per app."""
 
-    def __init__(self, read_stats: Callable[[], IndexStats], scorer: str, version: str) -> None:
+    def __init__(self) -> None:
         self.registry = CollectorRegistry()
         self.requests = Counter(
             "jobdedup_http_requests",
@@ -79,14 +79,28 @@ class Metrics:
             buckets=_CANDIDATE_BUCKETS,
             registry=self.registry,
         )
-        info = Gauge(
+        self._scorer_info = Gauge(
             "jobdedup_scorer_info",
             "The pair scorer in use (value is always 1).",
             ["scorer", "version"],
             registry=self.registry,
         )
-        info.labels(scorer=scorer, version=version).set(1)
-        self.registry.register(_IndexSizeCollector(read_stats))
+
+    def attach(
+        self, read_stats: Callable[[], IndexStats], scorer: str, version: str
+    ) -> Callable[[], None]:
+        """Report the index the app's lifespan opened (sizes read at scrape time) and its
+        scorer; returns what detaches them when the lifespan closes the index (the request
+        collectors stay: they belong to the app, which outlives a lifespan)."""
+        collector = _IndexSizeCollector(read_stats)
+        self.registry.register(collector)
+        self._scorer_info.labels(scorer=scorer, version=version).set(1)
+
+        def detach() -> None:
+            self.registry.unregister(collector)
+            self._scorer_info.clear()
+
+        return detach
 
     def observe_decision(
         self, status: str, dry_run: bool, timings: dict[str, float], candidates: int

@@ -13,9 +13,9 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Query
 
 from indexer.store import ReviewSide, StoredPosting
+from service.dependencies import Dedup
 from service.diffs import TextDiff
 from service.errors import ApiError
-from service.pipeline import Deduplicator
 from service.review import QUEUE_CAP, PairExplanation
 from service.review_schemas import (
     DiffSegmentOut,
@@ -33,16 +33,14 @@ from service.review_schemas import (
 PostingId = Annotated[str, Query(min_length=1, max_length=256)]
 
 
-def add_review_routes(
-    app: FastAPI, dedup: Deduplicator, responses: dict[int | str, dict[str, Any]]
-) -> None:
-    """Add the `/pairs/explain` and `/review` routes over one deduplicator to `app`."""
-    scorer = dedup.scorer
+def add_review_routes(app: FastAPI, responses: dict[int | str, dict[str, Any]]) -> None:
+    """Add the `/pairs/explain` and `/review` routes to `app` (they reach the running
+    deduplicator through `service.dependencies`)."""
 
     @app.get(
         "/pairs/explain", response_model=PairExplanationOut, responses=responses, tags=["review"]
     )
-    def explain_pair(a: PostingId, b: PostingId) -> PairExplanationOut:
+    def explain_pair(a: PostingId, b: PostingId, dedup: Dedup) -> PairExplanationOut:
         """Two indexed postings side by side: the verdict `/pairs/score` gives them (the
         later-posted one as the new posting), each contribution in words, word-level diffs
         of the titles and descriptions, and the pair's feedback label."""
@@ -54,10 +52,11 @@ def add_review_routes(
                 f"not indexed: {', '.join(found)}",
                 [{"field": "a" if m == a else "b", "reason": "not indexed"} for m in found],
             )
-        return _explanation_out(found, scorer.threshold, scorer.name)
+        return _explanation_out(found, dedup.scorer.threshold, dedup.scorer.name)
 
     @app.get("/review", response_model=ReviewQueueOut, responses=responses, tags=["review"])
     def review(
+        dedup: Dedup,
         limit: Annotated[int, Query(ge=1, le=500)] = 50,
         offset: Annotated[int, Query(ge=0, le=QUEUE_CAP)] = 0,
     ) -> ReviewQueueOut:
@@ -65,7 +64,7 @@ def add_review_routes(
         pairs through which two clusters merged, most doubtful first; labelled pairs stay,
         marked, and `total`/`labelled` count the whole queue (at most 2,000 pairs)."""
         queue = dedup.review_queue(limit, offset)
-        threshold = scorer.threshold
+        threshold = dedup.scorer.threshold
         return ReviewQueueOut(
             items=[
                 ReviewItemOut(

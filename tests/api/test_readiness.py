@@ -67,3 +67,23 @@ def test_a_restarted_service_loads_the_current_window_of_the_key_index_before_re
         }
         verdict = client.post("/dedup", json=repost).json()
         assert verdict["status"] == "duplicate" and verdict["duplicate_of"] == old["id"]
+
+
+def test_the_lifespan_owns_the_index(data_dir: Path) -> None:
+    """Nothing is open before the server starts or after it stops: requests then get the
+    store's 503 (not an error of a missing object), and the stop closes the index."""
+    app = create_app(Settings(data_dir=data_dir))
+    before = TestClient(app)  # not entered: the lifespan has not run
+    assert before.get("/ready").status_code == 503
+    assert before.post("/dedup", json=DATA_ENGINEER).json()["error"]["code"] == "store_unavailable"
+    assert before.get("/health").status_code == 200
+    with TestClient(app) as client:
+        assert client.post("/dedup", json=DATA_ENGINEER).json()["status"] == "new"
+        opened = app.state.deduplicator
+    assert app.state.deduplicator is None
+    assert before.get("/clusters").status_code == 503
+    with pytest.raises(Exception, match="closed"):
+        opened.store.get_posting(DATA_ENGINEER["id"])
+    with TestClient(app) as client:  # started again: the index is opened again
+        verdict = client.post("/dedup", json=DATA_ENGINEER).json()
+        assert verdict["status"] == "unchanged"

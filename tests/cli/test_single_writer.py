@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from indexer.datadir_lock import DataDirInUse
 from service.api import create_app
@@ -47,11 +48,15 @@ def server(tmp_path: Path) -> Iterator[subprocess.Popen[str]]:
 
 def test_a_second_writer_in_one_process_is_refused(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path / "index")
-    first = create_app(settings)
-    with pytest.raises(DataDirInUse, match=f"pid {os.getpid()}"):
-        create_app(settings)
-    first.state.deduplicator.store.close()
-    create_app(settings).state.deduplicator.store.close()  # released on close
+    second = create_app(settings)
+    with (
+        TestClient(create_app(settings)),  # its lifespan holds the index open
+        pytest.raises(DataDirInUse, match=f"pid {os.getpid()}"),
+        TestClient(second),
+    ):
+        pass
+    with TestClient(create_app(settings)) as client:  # released when the first one stopped
+        assert client.get("/ready").status_code == 200
 
 
 @pytest.mark.sqlite_only
