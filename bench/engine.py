@@ -100,8 +100,8 @@ def run(
 
 
 def _drop(url: str, prefix: str) -> None:
-    from indexer.elastic_client import part
-    from indexer.elastic_transports import connect_opensearch
+    from indexer.stores.elastic.client import part
+    from indexer.stores.elastic.transports import connect_opensearch
 
     raw = connect_opensearch(url, 60.0)
     try:

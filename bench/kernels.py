@@ -36,10 +36,10 @@ if str(ROOT) not in sys.path:
 
 from bench.nhs import SHARED, nhs_postings  # noqa: E402
 from indexer.anchor_keys import anchor_keys, language_key  # noqa: E402
-from indexer.band_index import BandIndex  # noqa: E402
 from indexer.language import CANDIDATE_LANGUAGES, DETECT_PREFIX_CHARS  # noqa: E402
 from indexer.minhash import SketchParams, permutations  # noqa: E402
 from indexer.prepare import posting_units  # noqa: E402
+from indexer.stores.sqlite.band_index import BandIndex  # noqa: E402
 from indexer.text import strip_html  # noqa: E402
 from indexer.units import _stream_shingles, _unit_minimums, shingle_tokens  # noqa: E402
 

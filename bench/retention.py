@@ -47,8 +47,8 @@ def _cli(env: dict[str, str], *args: str) -> tuple[float, str]:
 
 def _postings_disk(url: str, prefix: str) -> dict[str, Any]:
     """Live and deleted documents and bytes of every postings index of `prefix`."""
-    from indexer.elastic_client import part
-    from indexer.elastic_transports import connect_opensearch
+    from indexer.stores.elastic.client import part
+    from indexer.stores.elastic.transports import connect_opensearch
 
     raw = connect_opensearch(url, 60.0)
     try:

@@ -37,12 +37,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.nhs import nhs_postings  # noqa: E402
-from indexer.elastic import ElasticStore  # noqa: E402
-from indexer.elastic_client import EngineClient  # noqa: E402
-from indexer.elastic_transports import connect_opensearch  # noqa: E402
 from indexer.minhash import SketchParams  # noqa: E402
-from indexer.sqlite import open_sqlite_store  # noqa: E402
 from indexer.store import IndexStore, StatsQuery, StoredPosting, WriteSet  # noqa: E402
+from indexer.stores.elastic.client import EngineClient  # noqa: E402
+from indexer.stores.elastic.store import ElasticStore  # noqa: E402
+from indexer.stores.elastic.transports import connect_opensearch  # noqa: E402
+from indexer.stores.sqlite.store import open_sqlite_store  # noqa: E402
 from indexer.text import keys_block, normalise_company, normalise_title  # noqa: E402
 
 SOURCES = [  # a UK job-board landscape, most postings on the first few

@@ -162,8 +162,8 @@ def set_counts(
 ):
     """For each key of `query` (any order): how many entries the runs (ascending key
     arrays, each with its witness array) hold for it, and whether those entries' witnesses
-    include `own[q]` (the boilerplate statistics of `indexer.unit_stats`, counted without a
-    Python step per set). Each run has a directory (`indexer.unit_stats.directory`): entry
+    include `own[q]` (the boilerplate statistics of `indexer.stores.sqlite.unit_stats`, counted without a
+    Python step per set). Each run has a directory (`indexer.stores.sqlite.unit_stats.directory`): entry
     i is where the keys whose top bits (sign flipped) are i begin, so a search starts in a
     bucket of a few keys instead of walking a binary search through cold cache lines."""
     cdef Py_ssize_t n = query.shape[0], r, q, j, end, buckets
@@ -204,9 +204,9 @@ def set_counts(
 def bucket_sort(const int64_t[::1] keys, const int32_t[::1] witnesses, int bits):
     """(keys ascending, their witnesses, directory) of records given in any order: a
     counting sort by the top `bits` bits of each key (sign flipped), then an insertion sort
-    inside each bucket, which holds a few keys (`indexer.unit_stats.directory` chooses
+    inside each bucket, which holds a few keys (`indexer.stores.sqlite.unit_stats.directory` chooses
     `bits` so). Linear where numpy's argsort of 5.4M records took 1.2 s; the directory is
-    `indexer.unit_stats.directory` of the sorted keys."""
+    `indexer.stores.sqlite.unit_stats.directory` of the sorted keys."""
     cdef Py_ssize_t n = keys.shape[0], i, j, b, buckets = (<Py_ssize_t>1) << bits
     cdef int shift = 64 - bits
     cdef uint64_t sign = (<uint64_t>1) << 63

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from classifier.model import DEFAULT_MODEL_DIR, MEMO_BYTES_PER_TOKEN, load_model
 from classifier.scoring import OverlapScorer, PairScorer
-from indexer.sqlite import open_sqlite_store
 from indexer.store import IndexStore
+from indexer.stores.sqlite.store import open_sqlite_store
 from service.decisions import PipelineConfig
 from service.pipeline import Deduplicator
 from service.settings import Settings
@@ -34,9 +34,9 @@ def _search_engine_store(settings: Settings, create: bool) -> IndexStore:
     """The search-engine adapter through the engine's own client, its indices named after
     `search_index` (created on first use unless `create` is False). The engine modules are
     imported here: their clients cost 0.5 s of every embedded-index start-up otherwise."""
-    from indexer.elastic import ElasticStore
-    from indexer.elastic_client import EngineClient, Transport
-    from indexer.elastic_transports import (
+    from indexer.stores.elastic.client import EngineClient, Transport
+    from indexer.stores.elastic.store import ElasticStore
+    from indexer.stores.elastic.transports import (
         connect_elasticsearch,
         connect_opensearch,
     )

@@ -31,7 +31,7 @@ class Settings(BaseSettings):
     search_refresh: Literal["true", "wait_for"] = "true"
     search_shards: int = Field(default=1, ge=1, le=1024)  # primary shards of new indices
     # `month`: postings go to one index per posted_at month, which retention drops whole
-    # (indexer/elastic_partitions.py); `none`: one postings index (the default).
+    # (indexer/stores/elastic/partitions.py); `none`: one postings index (the default).
     search_partitions: Literal["none", "month"] = "none"
 
     scorer: Literal["lightgbm", "overlap"] = "lightgbm"

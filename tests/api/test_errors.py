@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-import indexer.sqlite
+import indexer.stores.sqlite.store
 from classifier.model import load_model
 from classifier.scoring import OVERLAP_THRESHOLD
-from indexer.sqlite import open_sqlite_store
 from indexer.store import IncompatibleIndex
+from indexer.stores.sqlite.store import open_sqlite_store
 from service.api import create_app
 from service.pipeline import Deduplicator
 from service.settings import Settings
@@ -215,7 +215,7 @@ def test_write_lock_held_elsewhere_gives_503_and_writes_nothing(
     with "database is locked", which must surface as 503 and leave nothing behind."""
     # Wait 0.1 s for the lock instead of the adapter's 5 s; without the constant the test
     # still holds, only slower.
-    monkeypatch.setattr(indexer.sqlite, "BUSY_TIMEOUT_MS", 100, raising=False)
+    monkeypatch.setattr(indexer.stores.sqlite.store, "BUSY_TIMEOUT_MS", 100, raising=False)
     with TestClient(create_app(Settings(data_dir=data_dir))) as client:
         dedup(client, DATA_ENGINEER)
         other = sqlite3.connect(data_dir / "index.sqlite3", isolation_level=None)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from indexer.sqlite_schema import to_micros
+from indexer.stores.sqlite.schema import to_micros
 from service.api import create_app
 from service.factory import build_deduplicator
 from service.settings import Settings

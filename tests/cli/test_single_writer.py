@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from indexer.datadir_lock import DataDirInUse
+from indexer.stores.sqlite.datadir_lock import DataDirInUse
 from service.api import create_app
 from service.settings import Settings
 from tests.api.postings import generated_text

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from indexer.minhash import SketchParams
-from indexer.sqlite import open_sqlite_store
 from indexer.store import IndexStore
+from indexer.stores.sqlite.store import open_sqlite_store
 from tests.integration.engine import ENGINES, drop_created
 from tests.integration.engine import store_factory as engine_store_factory
 

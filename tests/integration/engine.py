@@ -17,13 +17,13 @@ from typing import Literal
 
 import pytest
 
-from indexer.elastic import ElasticStore
-from indexer.elastic_claims import TTL_S
-from indexer.elastic_client import EngineClient, EngineError, Transport, part
-from indexer.elastic_partitions import PartitionScheme
-from indexer.elastic_transports import connect_elasticsearch, connect_opensearch
 from indexer.minhash import SketchParams
 from indexer.store import IndexStore, StoreError
+from indexer.stores.elastic.claims import TTL_S
+from indexer.stores.elastic.client import EngineClient, EngineError, Transport, part
+from indexer.stores.elastic.partitions import PartitionScheme
+from indexer.stores.elastic.store import ElasticStore
+from indexer.stores.elastic.transports import connect_elasticsearch, connect_opensearch
 from tests.integration.compat import OpenSearchCompatNode
 
 URL_VARIABLE = "JOBDEDUP_TEST_SEARCH_URL"

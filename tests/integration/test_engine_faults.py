@@ -18,12 +18,12 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from indexer.elastic_bodies import index_names
-from indexer.elastic_claims import TTL_S, claim_id, posting_claim, ticket_id
-from indexer.elastic_client import Transport
-from indexer.elastic_transports import connect_opensearch
 from indexer.minhash import SketchParams
 from indexer.store import StoreContended, StoreUnavailable
+from indexer.stores.elastic.bodies import index_names
+from indexer.stores.elastic.claims import TTL_S, claim_id, posting_claim, ticket_id
+from indexer.stores.elastic.client import Transport
+from indexer.stores.elastic.transports import connect_opensearch
 from service.api import create_app
 from service.settings import Settings
 from tests.api.postings import near_duplicate_pair

@@ -11,9 +11,9 @@ from typing import Any
 import httpx
 import pytest
 
-from indexer.elastic import ElasticStore
 from indexer.minhash import SketchParams
 from indexer.store import CandidateQuery, ClusterFilter
+from indexer.stores.elastic.store import ElasticStore
 from service.api import create_app
 from service.settings import Settings
 from tests.api.postings import near_duplicate_pair

@@ -15,9 +15,9 @@ from typing import Any
 
 import httpx
 
-from indexer.elastic import ElasticStore
-from indexer.elastic_client import EngineClient
-from indexer.elastic_transports import connect_opensearch
+from indexer.stores.elastic.client import EngineClient
+from indexer.stores.elastic.store import ElasticStore
+from indexer.stores.elastic.transports import connect_opensearch
 from service.settings import Settings
 from tests.api.postings import near_duplicate_pair
 from tests.api.support import assert_one_cluster_per_pair

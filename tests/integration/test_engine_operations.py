@@ -6,13 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from indexer import elastic_setup, elastic_transports
-from indexer.elastic import ElasticStore
-from indexer.elastic_bodies import postings_mappings
-from indexer.elastic_client import EngineClient
-from indexer.elastic_transports import connect_elasticsearch
 from indexer.minhash import SketchParams
 from indexer.store import CandidateQuery, ClusterFilter, StoreError, StoreUnavailable
+from indexer.stores.elastic import setup as elastic_setup
+from indexer.stores.elastic import transports as elastic_transports
+from indexer.stores.elastic.bodies import postings_mappings
+from indexer.stores.elastic.client import EngineClient
+from indexer.stores.elastic.store import ElasticStore
+from indexer.stores.elastic.transports import connect_elasticsearch
 from service.factory import ConfigurationError, build_store
 from service.settings import Settings
 from tests.integration.compat import OpenSearchCompatNode

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from indexer.elastic import ElasticStore
-from indexer.elastic_client import EngineClient, Transport
 from indexer.minhash import SketchParams
 from indexer.store import CandidateQuery, StoreUnavailable
+from indexer.stores.elastic.client import EngineClient, Transport
+from indexer.stores.elastic.store import ElasticStore
 from service.api import create_app
 from service.settings import Settings
 from tests.api.postings import DATA_ENGINEER, DATA_ENGINEER_REPOST, STAFF_NURSE

@@ -9,12 +9,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from indexer.elastic import ElasticStore
-from indexer.elastic_bodies import doc_id
-from indexer.elastic_client import EngineClient, part
-from indexer.elastic_partitions import PARTITIONS_ID
 from indexer.minhash import SketchParams
 from indexer.store import CandidateQuery, Merge, WriteSet
+from indexer.stores.elastic.bodies import doc_id
+from indexer.stores.elastic.client import EngineClient, part
+from indexer.stores.elastic.partitions import PARTITIONS_ID
+from indexer.stores.elastic.store import ElasticStore
 from tests.integration.engine import open_store, transport
 from tests.integration.support import record, upsert
 

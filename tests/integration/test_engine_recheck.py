@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from indexer import elastic
 from indexer.minhash import SketchParams
 from indexer.store import CandidateQuery
+from indexer.stores.elastic import store as elastic
 from tests.integration.engine import Engine, open_store
 from tests.integration.support import day, record, upsert
 

@@ -17,19 +17,20 @@ from typing import Any
 
 import pytest
 
-from indexer import elastic_plan, elastic_setup
-from indexer.elastic_bodies import (
+from indexer.minhash import SketchParams
+from indexer.store import ClusterFilter, IndexStore, Merge, StatsQuery, StoreError, WriteSet
+from indexer.stores.elastic import plan as elastic_plan
+from indexer.stores.elastic import setup as elastic_setup
+from indexer.stores.elastic.bodies import (
     REVIEW_PROPERTIES,
     STATS_PROPERTIES,
     TITLE_PROPERTIES,
     clusters_mappings,
     postings_mappings,
 )
-from indexer.elastic_docs import Source, posting_source, summarise_cluster
-from indexer.elastic_setup import fields_version
-from indexer.minhash import SketchParams
-from indexer.sqlite import SqliteStore
-from indexer.store import ClusterFilter, IndexStore, Merge, StatsQuery, StoreError, WriteSet
+from indexer.stores.elastic.docs import Source, posting_source, summarise_cluster
+from indexer.stores.elastic.setup import fields_version
+from indexer.stores.sqlite.store import SqliteStore
 from tests.contract.test_review_contract import posting, put
 from tests.contract.test_stats_contract import build, item
 from tests.integration.engine import Engine, open_store

@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from indexer import elastic_translations
 from indexer.anchor_keys import MAX_ANCHOR_DF, PostingAnchors, TranslationQuery, stored_keys
-from indexer.elastic import ElasticStore
-from indexer.elastic_client import EngineClient, Transport
 from indexer.minhash import SketchParams
-from indexer.sqlite import open_sqlite_store
 from indexer.store import IndexStore, WriteSet
+from indexer.stores.elastic import translations as elastic_translations
+from indexer.stores.elastic.client import EngineClient, Transport
+from indexer.stores.elastic.store import ElasticStore
+from indexer.stores.sqlite.store import open_sqlite_store
 from tests.integration.engine import Engine, open_store, transport
 from tests.integration.support import day, record
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from indexer.boilerplate import Observation
-from indexer.unit_stats import WITNESS_BITS
+from indexer.stores.sqlite.unit_stats import WITNESS_BITS
 
 
 def as_layout_6(path: Path, statistics: Sequence[Observation] = ()) -> None:

@@ -22,8 +22,8 @@ from indexer.anchor_keys import (
     searched_keys,
     stored_keys,
 )
-from indexer.band_index import BandIndex
 from indexer.reading import Reading, read_document
+from indexer.stores.sqlite.band_index import BandIndex
 from tests.translations import EN_CAPITALS, EN_TRANSLATION, PL_ORIGINAL, PT_CAPITALS
 
 T0 = datetime(2025, 10, 1, tzinfo=UTC)

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from indexer.band_index import BandIndex
+from indexer.stores.sqlite.band_index import BandIndex
 
 
 def _brute(

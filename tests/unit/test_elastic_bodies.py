@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from indexer.elastic_bodies import (
+from indexer.stores.elastic.bodies import (
     MAX_ID_BYTES,
     MAX_SCORED_KEYS,
     candidate_query,
@@ -23,7 +23,7 @@ from indexer.elastic_bodies import (
     postings_mappings,
     to_micros,
 )
-from indexer.elastic_docs import decision_score, decode_sketch, encode_sketch
+from indexer.stores.elastic.docs import decision_score, decode_sketch, encode_sketch
 
 INT64 = st.integers(min_value=-(2**63), max_value=2**63 - 1)
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from indexer.elastic_errors import error_types, is_blocked, is_transient
+from indexer.stores.elastic.errors import error_types, is_blocked, is_transient
 
 NO_SHARD = {
     "root_cause": [{"type": "no_shard_available_action_exception", "reason": "No shard"}],

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from indexer.elastic_bodies import index_names, to_micros
-from indexer.elastic_partitions import (
+from indexer.stores.elastic.bodies import index_names, to_micros
+from indexer.stores.elastic.partitions import (
     DROPPING,
     LIVE,
     PARTITIONS_ID,
@@ -16,7 +16,7 @@ from indexer.elastic_partitions import (
     partition_of,
     window_months,
 )
-from indexer.elastic_plan import Pending
+from indexer.stores.elastic.plan import Pending
 
 NAMES = index_names("jd")
 MARCH = to_micros(datetime(2024, 3, 31, 23, 59, tzinfo=UTC))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from indexer.elastic import _ahead_hits
+from indexer.stores.elastic.store import _ahead_hits
 
 
 def _hits(*ids: str) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ from indexer.language import CANDIDATE_LANGUAGES
 from indexer.language_model import CompiledIdentifier
 from indexer.minhash import SketchParams, permutations
 from indexer.prepare import posting_units
-from indexer.unit_stats import directory
+from indexer.stores.sqlite.unit_stats import directory
 from indexer.units import profile_units
 from tests.classifier.postings import BASE_POSTINGS
 from tests.unit.test_language import ADS

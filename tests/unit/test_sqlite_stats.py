@@ -6,9 +6,9 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-from indexer.sqlite import SqliteStore
-from indexer.sqlite_schema import SCHEMA_VERSION
 from indexer.store import StatsQuery, WriteSet
+from indexer.stores.sqlite.schema import SCHEMA_VERSION
+from indexer.stores.sqlite.store import SqliteStore
 from tests.contract.test_stats_contract import PARAMS, build, item
 from tests.unit.layouts import as_layout_5
 

@@ -13,12 +13,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from indexer import sqlite as sqlite_module
-from indexer import sqlite_documents
 from indexer.boilerplate import UnitCounter
 from indexer.minhash import SketchParams
-from indexer.sqlite import SqliteStore, open_sqlite_store
-from indexer.sqlite_schema import from_micros, to_micros
 from indexer.store import (
     CandidateQuery,
     IncompatibleIndex,
@@ -27,6 +23,10 @@ from indexer.store import (
     StoreUnavailable,
     WriteSet,
 )
+from indexer.stores.sqlite import documents as sqlite_documents
+from indexer.stores.sqlite import store as sqlite_module
+from indexer.stores.sqlite.schema import from_micros, to_micros
+from indexer.stores.sqlite.store import SqliteStore, open_sqlite_store
 from tests.unit.layouts import as_layout_5, as_layout_6
 
 PARAMS = SketchParams(num_perm=16, bands=8, rows=2)
@@ -118,7 +118,7 @@ def test_failed_apply_rolls_back_and_is_translated(
         def broken(conn: sqlite3.Connection, cluster_id: str) -> None:
             raise sqlite3.OperationalError("disk I/O error")
 
-        monkeypatch.setattr("indexer.sqlite.refresh_cluster", broken)
+        monkeypatch.setattr("indexer.stores.sqlite.store.refresh_cluster", broken)
         with pytest.raises(StoreUnavailable, match="apply changes failed: disk I/O error"):
             store.apply(WriteSet(upserts=[(posting("lost"), [1])], deletions=["kept"]))
         monkeypatch.undo()

@@ -2,7 +2,7 @@
 older index (`add_fields`), whether the engine accepts writes (readiness), and real-time reads
 by id.
 
-Kept apart from `indexer.elastic` (the adapter's behaviour) so each module holds one job.
+Kept apart from `stores.elastic.store` (the adapter's behaviour) so each module holds one job.
 """
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ import logging
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from indexer.elastic_bodies import (
+from indexer.minhash import SketchParams
+from indexer.store import SCHEMA_VERSION, StoreUnavailable, check_compatible
+from indexer.stores.elastic.bodies import (
     ADDED_FIELDS,
     CLAIM_PROPERTIES,
     PARTITION_PROPERTIES,
@@ -31,18 +33,16 @@ from indexer.elastic_bodies import (
     postings_mappings,
     state_id,
 )
-from indexer.elastic_client import EngineClient, Operation, part
-from indexer.elastic_docs import Source, decision_score, stats_values
-from indexer.elastic_partitions import (
+from indexer.stores.elastic.client import EngineClient, Operation, part
+from indexer.stores.elastic.docs import Source, decision_score, stats_values
+from indexer.stores.elastic.partitions import (
     PARTITIONS_ID,
     Partitions,
     partition_from_index,
     partition_index,
     registered,
 )
-from indexer.elastic_plan import Fetched
-from indexer.minhash import SketchParams
-from indexer.store import SCHEMA_VERSION, StoreUnavailable, check_compatible
+from indexer.stores.elastic.plan import Fetched
 
 logger = logging.getLogger(__name__)
 
@@ -96,7 +96,7 @@ def add_claim_fields(client: EngineClient, names: IndexNames) -> None:
 
 def _template(names: IndexNames, alias: str, mappings: dict[str, Any]) -> dict[str, Any]:
     """The index template behind an alias: the postings' makes every index join the alias
-    (month indices, `indexer.elastic_partitions`)."""
+    (month indices, `indexer.stores.elastic.partitions`)."""
     joined = alias if alias == names.postings else None
     return index_template(f"{alias}-*", mappings, joined)
 
@@ -274,7 +274,7 @@ class EngineFetcher:
     """Real-time reads by logical id: postings, clusters, aliases and boilerplate statistics
     in one multi-get. A posting is asked of the write index and of every month index this
     process knows, and the month registry comes in the same multi-get: a month new to this
-    process is asked in a second one (`indexer.elastic_partitions` says why that suffices)."""
+    process is asked in a second one (`stores.elastic.partitions` says why that suffices)."""
 
     def __init__(
         self, client: EngineClient, names: IndexNames, base: str, partitions: Partitions

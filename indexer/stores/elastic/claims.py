@@ -45,9 +45,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from indexer.elastic_bodies import state_id
-from indexer.elastic_client import EngineClient, Operation
 from indexer.store import StoreContended, StoreError, StoreUnavailable
+from indexer.stores.elastic.bodies import state_id
+from indexer.stores.elastic.client import EngineClient, Operation
 
 logger = logging.getLogger(__name__)
 

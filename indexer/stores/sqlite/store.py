@@ -1,6 +1,6 @@
 """The embedded default `IndexStore`: stdlib sqlite3 in WAL mode, one file per index.
 
-The table layout and row conversions live in `indexer.sqlite_schema`.
+The table layout and row conversions live in `indexer.stores.sqlite.schema`.
 
 Connections come from a small pool, one per operation (FastAPI runs routes in a thread pool;
 WAL lets readers run beside the writer). Writes are serialised by one re-entrant lock per
@@ -31,12 +31,32 @@ from indexer.anchor_keys import (
     ranked,
     searched_keys,
 )
-from indexer.band_index import BandIndex
-from indexer.datadir_lock import DataDirLock
 from indexer.minhash import SketchParams
-from indexer.sqlite_documents import DocumentCodec
-from indexer.sqlite_review import HAS_TITLE, cluster_summaries, feedback_labels, review_pairs
-from indexer.sqlite_schema import (
+from indexer.stats import assemble, overlap_from_sets
+from indexer.store import (
+    Assignment,
+    CandidateQuery,
+    ClusterFilter,
+    ClusterInfo,
+    ClusterMember,
+    ClusterPage,
+    DuplicateStats,
+    Feedback,
+    IncompatibleIndex,
+    IndexStats,
+    ReviewPair,
+    StatsQuery,
+    StoredPosting,
+    StoreError,
+    StoreUnavailable,
+    WriteSet,
+    check_compatible,
+)
+from indexer.stores.sqlite.band_index import BandIndex
+from indexer.stores.sqlite.datadir_lock import DataDirLock
+from indexer.stores.sqlite.documents import DocumentCodec
+from indexer.stores.sqlite.review import HAS_TITLE, cluster_summaries, feedback_labels, review_pairs
+from indexer.stores.sqlite.schema import (
     BATCH,
     BUSY_TIMEOUT_MS,
     CACHE_KIB,
@@ -60,29 +80,14 @@ from indexer.sqlite_schema import (
     to_json,
     to_micros,
 )
-from indexer.sqlite_stats import counted_rows, source_sets
-from indexer.sqlite_writes import insert_posting, merge_clusters, refresh_cluster, remove_posting
-from indexer.stats import assemble, overlap_from_sets
-from indexer.store import (
-    Assignment,
-    CandidateQuery,
-    ClusterFilter,
-    ClusterInfo,
-    ClusterMember,
-    ClusterPage,
-    DuplicateStats,
-    Feedback,
-    IncompatibleIndex,
-    IndexStats,
-    ReviewPair,
-    StatsQuery,
-    StoredPosting,
-    StoreError,
-    StoreUnavailable,
-    WriteSet,
-    check_compatible,
+from indexer.stores.sqlite.stats import counted_rows, source_sets
+from indexer.stores.sqlite.unit_stats import UnitStatistics
+from indexer.stores.sqlite.writes import (
+    insert_posting,
+    merge_clusters,
+    refresh_cluster,
+    remove_posting,
 )
-from indexer.unit_stats import UnitStatistics
 
 logger = logging.getLogger(__name__)
 
@@ -321,7 +326,7 @@ class SqliteStore:
 
     def _new_dictionary_if_due(self) -> None:
         """Sample a new document dictionary when enough postings were written since the last
-        (`indexer.sqlite_documents`). Under the writer lock, outside any write transaction:
+        (`indexer.stores.sqlite.documents`). Under the writer lock, outside any write transaction:
         the dictionary is committed before a row uses it. Borrows no connection unless the
         key index is still to be created or a dictionary is due (every `/dedup` commit
         passes here)."""
@@ -339,7 +344,7 @@ class SqliteStore:
                 )
 
     def _band_index(self, conn: sqlite3.Connection) -> BandIndex:
-        """The in-memory key index (`indexer.band_index`), created empty on first use (its
+        """The in-memory key index (`stores.sqlite.band_index`), created empty on first use (its
         postings are loaded by `_searchable`). Called under the writer lock, before any
         write of the open transaction, so the largest rid it reads is a committed one."""
         if self._bands is None:
@@ -379,7 +384,7 @@ class SqliteStore:
 
     @property
     def concurrent_writers(self) -> bool:
-        """No: one process writes a data directory (`indexer.datadir_lock`)."""
+        """No: one process writes a data directory (`indexer.stores.sqlite.datadir_lock`)."""
         return False
 
     def yield_writes(self) -> None:
@@ -552,7 +557,7 @@ class SqliteStore:
     def unit_counts(
         self, scopes: Sequence[tuple[int, int]], units: Sequence[int | None]
     ) -> dict[tuple[int, int], tuple[int, bool]]:
-        """Boilerplate statistics, answered from memory (`indexer.unit_stats`): what the
+        """Boilerplate statistics, answered from memory (`stores.sqlite.unit_stats`): what the
         open batch of this process wrote included, as SQLite answered inside it."""
         with self._lock:
             return self._unit_stats().counts(scopes, units)
@@ -688,7 +693,7 @@ class SqliteStore:
 
     def duplicate_stats(self, query: StatsQuery) -> DuplicateStats:
         """Per-day counts kept by triggers and the clusters' source sets, read in one
-        snapshot (`indexer.sqlite_stats`): no query sorts or reads the postings' rows."""
+        snapshot (`indexer.stores.sqlite.stats`): no query sorts or reads the postings' rows."""
         since = None if query.since is None else to_micros(query.since)
         until = None if query.until is None else to_micros(query.until)
         with self._connection("read statistics") as conn, self._transaction(conn, "BEGIN"):
@@ -840,7 +845,7 @@ def open_sqlite_store(data_dir: Path, params: SketchParams, create: bool = True)
     """Open (creating if needed, unless `create` is False) the index at
     `data_dir/index.sqlite3`. Readers such as `export` pass create=False, so a mistyped data
     directory is an error rather than a silently empty index. Writers (create=True) hold the
-    data directory's lock (indexer/datadir_lock.py): a second writer raises DataDirInUse."""
+    data directory's lock (stores/sqlite/datadir_lock.py): a second writer raises DataDirInUse."""
     if not create and not (Path(data_dir) / "index.sqlite3").exists():
         raise StoreUnavailable(f"no index at {data_dir} (nothing has been ingested there)")
     try:

@@ -15,10 +15,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
-from indexer.elastic_bodies import IndexNames, doc_id, state_id
-from indexer.elastic_claims import cluster_claim, posting_claim
-from indexer.elastic_client import Operation
-from indexer.elastic_docs import (
+from indexer.store import WriteSet
+from indexer.stores.elastic.bodies import IndexNames, doc_id, state_id
+from indexer.stores.elastic.claims import cluster_claim, posting_claim
+from indexer.stores.elastic.client import Operation
+from indexer.stores.elastic.docs import (
     Source,
     alias_source,
     member_of,
@@ -27,15 +28,19 @@ from indexer.elastic_docs import (
     posting_source,
     summarise_cluster,
 )
-from indexer.elastic_partitions import PARTITIONS_ID, Partitions, partition_index, registry_add
-from indexer.store import WriteSet
+from indexer.stores.elastic.partitions import (
+    PARTITIONS_ID,
+    Partitions,
+    partition_index,
+    registry_add,
+)
 
 SearchKey = tuple[tuple[int, ...], str | None, int | None, int | None, str | None, int]
 """A candidate search: sorted keys, block key, window (µs), excluded posting id, limit."""
 
 
 class Claimer(Protocol):
-    """Claims documents for the write cycle before they are read (`indexer.elastic_claims`)."""
+    """Claims documents for the write cycle before they are read (`stores.elastic.claims`)."""
 
     def claim(self, names: Iterable[str], wait: bool = True) -> set[str]: ...
 
@@ -71,7 +76,7 @@ class Pending:
     `flags` sets the `canonical` field of such postings the same way (a merge or a deletion
     changed their cluster's canonical).
 
-    Month indices (`indexer.elastic_partitions`): `stored` is the month of the engine's copy
+    Month indices (`indexer.stores.elastic.partitions`): `stored` is the month of the engine's copy
     of each posting this cycle replaces or deletes, `where` the month of each posting it
     changes by partial update (from its member entry); None is the write index.
     """

@@ -26,8 +26,8 @@ import elasticsearch.serializer
 import opensearchpy
 import orjson
 
-from indexer.elastic_client import EngineError
 from indexer.store import StoreError, StoreUnavailable
+from indexer.stores.elastic.client import EngineError
 
 CLIENT_RETRIES = 0  # retried by EngineClient, within the caller's budget
 POOL_SIZE = 64  # connections kept per engine node: above anyio's 40 worker threads

@@ -9,16 +9,16 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from indexer.band_index import BandIndex
-from indexer.sqlite_documents import DocumentCodec
-from indexer.sqlite_schema import (
+from indexer.store import StoredPosting
+from indexer.stores.sqlite.band_index import BandIndex
+from indexer.stores.sqlite.documents import DocumentCodec
+from indexer.stores.sqlite.schema import (
     FIELDS,
     INSERT_POSTING,
     SOURCES_SEPARATOR,
     int64_bytes,
     to_micros,
 )
-from indexer.store import StoredPosting
 
 
 def remove_posting(conn: sqlite3.Connection, bands: BandIndex, posting_id: str) -> list[str]:

@@ -6,7 +6,7 @@ with the client's own errors translated at this boundary. `EngineClient` builds 
 operation the store needs on top of it, once, so both engines get identical requests; it
 retries 429s (the engine shedding load) with exponential backoff, for whole requests and
 for the items of a bulk, and raises only `StoreUnavailable` or `StoreError`
-(`indexer.elastic_errors` decides which).
+(`indexer.stores.elastic.errors` decides which).
 
 Time: every request is bounded by the transport's `timeout` (JOBDEDUP_SEARCH_TIMEOUT), and
 by the deadline of the enclosing `until()` block when there is one (the writer lock and
@@ -27,8 +27,8 @@ from urllib.parse import quote
 
 import orjson
 
-from indexer.elastic_errors import is_blocked, is_transient
 from indexer.store import StoreError, StoreUnavailable
+from indexer.stores.elastic.errors import is_blocked, is_transient
 
 logger = logging.getLogger(__name__)
 
@@ -190,7 +190,7 @@ class EngineClient:
 
     def translate(self, exc: EngineError, what: str) -> StoreError:
         """Transient states (overload, gateway, shards recovering, blocks, no master; see
-        `indexer.elastic_errors`) are `StoreUnavailable`; the rest is a bug or a
+        `indexer.stores.elastic.errors`) are `StoreUnavailable`; the rest is a bug or a
         misconfiguration and becomes `StoreError`."""
         return self._error(exc.status, exc.error, f"{what} failed: {exc}")
 

@@ -1,6 +1,6 @@
 """The review queue's and the cluster search's reads on the search engine.
 
-Request bodies are pure functions, as in `indexer.elastic_bodies`; the reads are functions
+Request bodies are pure functions, as in `indexer.stores.elastic.bodies`; the reads are functions
 over an `EngineClient` that `ElasticStore` calls (kept apart so the adapter's module holds one
 job). Nothing here writes:
 - the postings nearest the threshold are found by a range filter on `decision_score` (the
@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from indexer.elastic_bodies import IndexNames, feedback_id, from_micros
-from indexer.elastic_client import EngineClient
-from indexer.elastic_docs import Source
 from indexer.review import best_candidate, pair_key
 from indexer.store import ClusterSummary, ReviewPair, ReviewReason, ReviewSide
+from indexer.stores.elastic.bodies import IndexNames, feedback_id, from_micros
+from indexer.stores.elastic.client import EngineClient
+from indexer.stores.elastic.docs import Source
 
 REVIEW_FIELDS = ("posting_id", "title", "company", "source", "cluster_id", "posted_at")
 """Posting document fields a review side shows."""

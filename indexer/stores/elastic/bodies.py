@@ -15,7 +15,7 @@ re-index can swap the alias without touching the service.
 - clusters: one document per live cluster (members, aliases and statistics, so that every
   cluster read is a real-time GET by id; its members' casefolded titles indexed for the
   listing's title filter), one per alias, plus the `meta` document (schema version and
-  sketch parameters), the writers' `ticket` and `claim` documents (`indexer.elastic_claims`).
+  sketch parameters), the writers' `ticket` and `claim` documents (`indexer.stores.elastic.claims`).
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def postings_mappings() -> dict[str, Any]:
 
 
 PARTITION_PROPERTIES: dict[str, Any] = {
-    # The month index a posting lives in (`indexer.elastic_partitions`), absent in the
+    # The month index a posting lives in (`indexer.stores.elastic.partitions`), absent in the
     # alias's write index: read from `_source` only, to address the posting's next write.
     "partition": {"type": "keyword", **_OFF},
 }
@@ -182,7 +182,7 @@ TITLE_PROPERTIES: dict[str, Any] = {
 
 
 CLAIM_PROPERTIES: dict[str, Any] = {
-    # Writer tickets and document claims (`indexer.elastic_claims`), read by id only.
+    # Writer tickets and document claims (`indexer.stores.elastic.claims`), read by id only.
     "started_us": {"type": "long", **_OFF},
     "state": {"type": "keyword", **_OFF},
     "claim": {"type": "keyword", **_OFF},
@@ -190,7 +190,7 @@ CLAIM_PROPERTIES: dict[str, Any] = {
 
 
 REGISTRY_PROPERTIES: dict[str, Any] = {
-    # The registry of month indices (`indexer.elastic_partitions`): month -> state.
+    # The registry of month indices (`indexer.stores.elastic.partitions`): month -> state.
     "partitions": _STORED,
 }
 

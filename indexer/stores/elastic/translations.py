@@ -49,11 +49,11 @@ from indexer.anchor_keys import (
     ranked,
     searched_keys,
 )
-from indexer.elastic_bodies import MAX_TERMS, from_micros, to_micros
-from indexer.elastic_client import EngineClient
-from indexer.elastic_docs import Source, posting_from_source
-from indexer.elastic_plan import Workspace
 from indexer.store import StoredPosting
+from indexer.stores.elastic.bodies import MAX_TERMS, from_micros, to_micros
+from indexer.stores.elastic.client import EngineClient
+from indexer.stores.elastic.docs import Source, posting_from_source
+from indexer.stores.elastic.plan import Workspace
 
 LANGUAGES_TTL_S = 60.0
 """Age after which the memory of languages seen is asked of the engine again."""

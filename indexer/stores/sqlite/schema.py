@@ -1,11 +1,11 @@
 """SQLite layout of the embedded index and the conversions between rows and records.
 
-Kept apart from `indexer.sqlite` (the adapter's behaviour) so each module holds one job.
+Kept apart from `stores.sqlite.store` (the adapter's behaviour) so each module holds one job.
 Layout: `postings` (one row per posting, sketch and index keys as little-endian int64 bytes,
 posted_at as UTC epoch microseconds, an integer `rid` that names the posting in the in-memory
-key index `indexer.band_index`), `clusters` (statistics
+key index `indexer.stores.sqlite.band_index`), `clusters` (statistics
 kept by `apply`), `aliases` (merged cluster ids -> live id), `merges` (history) and
-`unit_stat_log` (boilerplate statistics, read into memory: `indexer.unit_stats`), and by
+`unit_stat_log` (boilerplate statistics, read into memory: `stores.sqlite.unit_stats`), and by
 rid `documents` and `posting_keys` (layout 6). `meta`
 holds the schema version and sketch parameters, checked at open.
 """
@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 
 from indexer.minhash import Sketch
-from indexer.sqlite_stats import STATS_FILL, STATS_TABLES, STATS_TRIGGERS, STATS_UNTRIGGER
 from indexer.store import ClusterSummary, StoredPosting
-from indexer.unit_stats import RECORD, WITNESS_BITS, stat_key
+from indexer.stores.sqlite.stats import STATS_FILL, STATS_TABLES, STATS_TRIGGERS, STATS_UNTRIGGER
+from indexer.stores.sqlite.unit_stats import RECORD, WITNESS_BITS, stat_key
 
 logger = logging.getLogger(__name__)
 
@@ -45,11 +45,11 @@ ingest fell from 0.20 to 0.10 ms per posting (5,000 NHS ads). The WAL file grows
 
 SCHEMA_VERSION = 7
 """Version of the embedded layout (the engine's is `indexer.store.SCHEMA_VERSION`).
-7: the boilerplate statistics are held in memory (`indexer.unit_stats`); the file keeps their
+7: the boilerplate statistics are held in memory (`stores.sqlite.unit_stats`); the file keeps their
    records in `unit_stat_log`, one row per write that adds any, instead of a `unit_stats`
    row per witness.
 6: a posting's document and decision go to a `documents` row of their own, compressed with
-   a dictionary sampled from the index (`indexer.sqlite_documents`), and its score to
+   a dictionary sampled from the index (`indexer.stores.sqlite.documents`), and its score to
    `postings.score` (what the review queue reads); the index keys to `posting_keys`, so a
    `postings` row is ~1.3 KB (three to a 4 KB page); rows written before keep theirs in
    `postings` and read as before. Boilerplate statistics in `unit_stats`, witnesses of 31
@@ -59,7 +59,7 @@ SCHEMA_VERSION = 7
 4: duplicate statistics: `postings.canonical` (kept by `refresh_cluster`) and
    `postings.duplicate_type` (from the stored decision), `clusters.sources` (the members'
    distinct sources), and the counting tables, triggers and indexes of
-   `indexer.sqlite_stats`.
+   `indexer.stores.sqlite.stats`.
 3: no `bands` table: the keys are indexed in memory from `postings.band_keys`; an index on
    `postings(posted_at)` for retention (`expire`); new files use incremental auto-vacuum.
 2: boilerplate unit statistics (`unit_witnesses`)."""
@@ -70,7 +70,7 @@ CREATE TABLE dictionaries (
     id INTEGER PRIMARY KEY, from_rid INTEGER NOT NULL, bytes BLOB NOT NULL);
 CREATE TABLE posting_keys (rid INTEGER PRIMARY KEY, band_keys BLOB NOT NULL);
 """
-"""Layout 6's tables: a posting's document and decision (`indexer.sqlite_documents`) and its
+"""Layout 6's tables: a posting's document and decision (`indexer.stores.sqlite.documents`) and its
 index keys, each in a row of its own by rid."""
 
 UNIT_STATS_6 = """
@@ -87,7 +87,7 @@ memory (layout 7) the order of the file no longer matters."""
 LAYOUT_7_TABLES = """
 CREATE TABLE unit_stat_log (id INTEGER PRIMARY KEY, entries BLOB NOT NULL);
 """
-"""Layout 7's boilerplate statistics: each row the packed records (`indexer.unit_stats.
+"""Layout 7's boilerplate statistics: each row the packed records (`unit_stats.
 RECORD`) one write added."""
 
 
@@ -150,7 +150,7 @@ SOURCES_SEPARATOR = "\x1f"
 """Joins a cluster's sorted distinct sources in `clusters.sources` (a unit separator: no
 board name holds one)."""
 STATS_LAYOUT = [*STATS_TABLES, *STATS_TRIGGERS]
-"""Statements of the statistics layout (`indexer.sqlite_stats`), run after `SCHEMA`."""
+"""Statements of the statistics layout (`indexer.stores.sqlite.stats`), run after `SCHEMA`."""
 
 
 MIGRATES_FROM = ("2", "3", "4", "5", "6")

@@ -1,7 +1,7 @@
 """The review queue's and the cluster search's reads on the embedded index.
 
 Functions over an open connection, called by `SqliteStore` (kept apart so the adapter's
-module holds one job). The layout is `indexer.sqlite_schema`'s; nothing here writes.
+module holds one job). The layout is `indexer.stores.sqlite.schema`'s; nothing here writes.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from dataclasses import replace
 from typing import Any
 
 from indexer.review import best_candidate, pair_key
-from indexer.sqlite_schema import BATCH, from_micros, marks, summary_of
 from indexer.store import ClusterSummary, ReviewPair, ReviewReason, ReviewSide
+from indexer.stores.sqlite.schema import BATCH, from_micros, marks, summary_of
 
 _SIDE = "p.id, p.title, p.company, p.source, p.cluster_id, p.posted_at"
 
@@ -85,7 +85,7 @@ def review_pairs(
     unpack: Callable[[bytes], tuple[dict[str, Any], dict[str, Any]]],
 ) -> list[ReviewPair]:
     """`IndexStore.review_pairs` over one read snapshot (the caller's transaction); `unpack`
-    reads a layout-6 document body (`indexer.sqlite_documents`)."""
+    reads a layout-6 document body (`indexer.stores.sqlite.documents`)."""
     if limit <= 0:
         return []
     found: list[tuple[sqlite3.Row, str | None, ReviewReason]] = [

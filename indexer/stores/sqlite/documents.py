@@ -31,7 +31,7 @@ import threading
 import zlib
 from typing import Any
 
-from indexer.sqlite_schema import to_json
+from indexer.stores.sqlite.schema import to_json
 
 LEVEL = 3
 """zlib level with the dictionary. Per NHS ad with its decision (2,000 ads, one process):

@@ -4,7 +4,7 @@ Why not rows: with one SQLite row per (key, posting), every commit of a group of
 rewrote pages all over the `bands` b-tree (the keys are random 64-bit hashes), and that cost
 grew with the index. Here the keys of a posting live only in its own row (`band_keys` blob,
 written anyway), and this index is loaded from those blobs (the one writer process holds it:
-`indexer.datadir_lock`).
+`indexer.stores.sqlite.datadir_lock`).
 
 Loaded by time, on demand: a search from `since` first loads the stored postings posted from
 `since` on that are not loaded yet (`unloaded`, `load`), so the index holds the time windows

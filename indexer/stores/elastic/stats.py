@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
-from indexer.elastic_bodies import IndexNames, to_micros
-from indexer.elastic_client import EngineClient, part
 from indexer.stats import CountedRow, assemble, bucket_edges, overlaps_from_pairs
 from indexer.store import DuplicateStats, StatsQuery
+from indexer.stores.elastic.bodies import IndexNames, to_micros
+from indexer.stores.elastic.client import EngineClient, part
 
 MAX_SOURCES = 10_000  # distinct sources read for the overlap table
 MATRIX_FILTERS = 100  # index.max_adjacency_matrix_filters: the engines' default ceiling

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from indexer.elastic_bodies import from_micros, member_titles, to_micros
 from indexer.store import ClusterInfo, ClusterMember, ClusterSummary, Feedback, StoredPosting
+from indexer.stores.elastic.bodies import from_micros, member_titles, to_micros
 
 Source = dict[str, Any]
 """A document's `_source`, as sent to and received from the engine."""

@@ -38,7 +38,7 @@ import threading
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from indexer.elastic_bodies import IndexNames, from_micros, state_id
+from indexer.stores.elastic.bodies import IndexNames, from_micros, state_id
 
 PartitionScheme = Literal["none", "month"]
 PARTITIONS_ID = state_id("partitions")

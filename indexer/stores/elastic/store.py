@@ -1,14 +1,14 @@
 """`ElasticStore`: the `IndexStore` on Elasticsearch 8/9 or OpenSearch 2.x.
 
 One adapter for both engines, parametrised by an `EngineClient` over either official client;
-request bodies come from `indexer.elastic_bodies`, documents from `indexer.elastic_docs`.
+request bodies come from `stores.elastic.bodies`, documents from `stores.elastic.docs`.
 
 How the port's promises are kept on an engine whose searches lag writes by a refresh:
 - **Read-after-write**: postings are written with `refresh=true` (configurable: `wait_for`),
   so an `apply` returns only once its postings are searchable, on every replica. Lookups by
   id (postings, clusters, aliases, claims, tickets) are real-time GETs and need no refresh;
   the cluster listing and stats refresh the clusters index before they search it.
-- **No global lock** (`indexer.elastic_claims`, docs/concurrency.md): `writer()` is a write
+- **No global lock** (`indexer.stores.elastic.claims`, docs/concurrency.md): `writer()` is a write
   cycle. A per-instance lock queues this process's threads; across instances, the cycle
   claims the documents it writes (its postings, the clusters it reads to join, leave, merge
   or name) before reading them, so cycles on unrelated postings run in parallel and two
@@ -27,7 +27,7 @@ How the port's promises are kept on an engine whose searches lag writes by a ref
   cannot merge (listing, export, stats) flush first. An exception discards the block.
 - **Retention**: `expire(before)` deletes postings posted before a date through `apply`
   (clusters stay consistent), in chunks found by a range query. With month indices
-  (`partitions="month"`, `indexer.elastic_partitions`) every month wholly before the
+  (`partitions="month"`, `indexer.stores.elastic.partitions`) every month wholly before the
   cut-off goes in one request once its postings have left their clusters: their `_id`s
   still resolve with real-time multi-gets (each known month is asked, the registry of
   months read alongside), a posting whose `posted_at` moves is deleted from its old month,
@@ -47,69 +47,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from indexer import elastic_review, elastic_stats
 from indexer.anchor_keys import TranslationQuery
 from indexer.boilerplate import counts_from_witnesses
-from indexer.elastic_bodies import (
-    MAX_SCORED_KEYS,
-    MAX_TERMS,
-    REVIEW_SINCE,
-    STATS_SINCE,
-    IndexNames,
-    assignments_page_query,
-    candidate_query,
-    cluster_listing_query,
-    feedback_id,
-    feedback_page_query,
-    ids_before_query,
-    index_names,
-    live_clusters_count,
-    recent_writes_query,
-    recheck_query,
-    to_micros,
-)
-from indexer.elastic_claims import TTL_S, Claims
-from indexer.elastic_client import EngineClient, Operation, part
-from indexer.elastic_docs import (
-    Source,
-    cluster_info,
-    cluster_summary,
-    feedback_from_source,
-    feedback_source,
-    posting_from_source,
-)
-from indexer.elastic_partitions import (
-    DROPPING,
-    PARTITIONS_ID,
-    Partitions,
-    PartitionScheme,
-    create_partition_body,
-    partition_end,
-    partition_from_index,
-    partition_index,
-    partition_page_query,
-    partition_pattern,
-    registered,
-    registry_set,
-    window_months,
-)
-from indexer.elastic_plan import (
-    SearchKey,
-    Workspace,
-    overlay_matches,
-    plan_apply,
-    unit_key,
-    without_documents,
-)
-from indexer.elastic_setup import (
-    META_ID,
-    EngineFetcher,
-    check_writable,
-    fields_version,
-    open_indices,
-    write_index,
-)
-from indexer.elastic_translations import LanguagesSeen, TranslationSearch
 from indexer.minhash import SketchParams
 from indexer.store import (
     Assignment,
@@ -129,6 +68,68 @@ from indexer.store import (
     StoreUnavailable,
     WriteSet,
 )
+from indexer.stores.elastic import review as elastic_review
+from indexer.stores.elastic import stats as elastic_stats
+from indexer.stores.elastic.bodies import (
+    MAX_SCORED_KEYS,
+    MAX_TERMS,
+    REVIEW_SINCE,
+    STATS_SINCE,
+    IndexNames,
+    assignments_page_query,
+    candidate_query,
+    cluster_listing_query,
+    feedback_id,
+    feedback_page_query,
+    ids_before_query,
+    index_names,
+    live_clusters_count,
+    recent_writes_query,
+    recheck_query,
+    to_micros,
+)
+from indexer.stores.elastic.claims import TTL_S, Claims
+from indexer.stores.elastic.client import EngineClient, Operation, part
+from indexer.stores.elastic.docs import (
+    Source,
+    cluster_info,
+    cluster_summary,
+    feedback_from_source,
+    feedback_source,
+    posting_from_source,
+)
+from indexer.stores.elastic.partitions import (
+    DROPPING,
+    PARTITIONS_ID,
+    Partitions,
+    PartitionScheme,
+    create_partition_body,
+    partition_end,
+    partition_from_index,
+    partition_index,
+    partition_page_query,
+    partition_pattern,
+    registered,
+    registry_set,
+    window_months,
+)
+from indexer.stores.elastic.plan import (
+    SearchKey,
+    Workspace,
+    overlay_matches,
+    plan_apply,
+    unit_key,
+    without_documents,
+)
+from indexer.stores.elastic.setup import (
+    META_ID,
+    EngineFetcher,
+    check_writable,
+    fields_version,
+    open_indices,
+    write_index,
+)
+from indexer.stores.elastic.translations import LanguagesSeen, TranslationSearch
 
 logger = logging.getLogger(__name__)
 
@@ -447,7 +448,7 @@ class ElasticStore:
     def expire(self, before: datetime, chunk: int = 500) -> int:
         """Retention: delete every posting posted before `before` (a datetime); returns how
         many were deleted. Every month index wholly before `before` goes in one request once
-        its postings have left their clusters (`indexer.elastic_partitions`; when other
+        its postings have left their clusters (`indexer.stores.elastic.partitions`; when other
         stores hold tickets, the store's `drop_grace_s` waits out write cycles that read the
         registry before the month was marked, by default the longest a cycle may last);
         the rest are deleted chunk by chunk, each chunk one writer cycle."""
@@ -483,7 +484,7 @@ class ElasticStore:
         """Drop month indices: mark them all, take their postings out of their clusters
         (nothing sent to the indices themselves), wait out older write cycles once, take
         out those written since the mark, then delete each index and forget its month (the
-        steps and their argument: `indexer.elastic_partitions`). Returns the postings."""
+        steps and their argument: `indexer.stores.elastic.partitions`). Returns the postings."""
         if not months:
             return 0
         registry = {"_index": self._names.clusters, "_id": PARTITIONS_ID}
@@ -699,7 +700,7 @@ class ElasticStore:
         return [posting_from_source(source) for _, source in found[: query.limit]]
 
     def find_translations(self, query: TranslationQuery) -> list[StoredPosting]:
-        """Rare-anchor hits in other languages (`indexer.elastic_translations`: up to three
+        """Rare-anchor hits in other languages (`indexer.stores.elastic.translations`: up to three
         searches, none on an index that has only ever held the query's language), merged
         with the open batch's pending postings as `find_candidates` merges them."""
         self._check_open()
@@ -868,7 +869,7 @@ class ElasticStore:
         )
 
     def duplicate_stats(self, query: StatsQuery) -> DuplicateStats:
-        """Duplicate statistics from aggregations (`indexer.elastic_stats`), after the open
+        """Duplicate statistics from aggregations (`indexer.stores.elastic.stats`), after the open
         batch is flushed and cluster documents are refreshed (postings are searchable once
         written)."""
         self._check_open()
@@ -908,7 +909,7 @@ class ElasticStore:
     # -- review queue ---------------------------------------------------------------------
 
     def review_pairs(self, threshold: float, margin: float, limit: int) -> list[ReviewPair]:
-        """Pairs for the review queue (see the port and `indexer.elastic_review`)."""
+        """Pairs for the review queue (see the port and `indexer.stores.elastic.review`)."""
         self._check_open()
         self._sync()
         self._require_fields(REVIEW_SINCE, "the review queue")

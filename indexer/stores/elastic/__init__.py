@@ -1,0 +1,1 @@
+"""The search-engine index (Elasticsearch or OpenSearch): `store.ElasticStore` and its parts."""
