@@ -338,8 +338,14 @@ class DuplicateStats:
     overlaps: list[SourceOverlap]
 
 
-class IndexStore(Protocol):
-    """Port for the index of postings, sketches, band keys and clusters."""
+# -- ports ------------------------------------------------------------------------------------
+# Small protocols, one per role, so a consumer names only what it uses (the review functions
+# take `Labels` and `PostingSearch`); `IndexStore` is all of them: what an adapter
+# (`indexer.stores`) implements and the pipeline holds.
+
+
+class Lifecycle(Protocol):
+    """The index as a resource: its sketch parameters, whether it answers, closing it."""
 
     @property
     def params(self) -> SketchParams:
@@ -353,6 +359,11 @@ class IndexStore(Protocol):
     def close(self) -> None:
         """Release connections; the store is unusable afterwards."""
         ...
+
+
+class WriteCycle(Protocol):
+    """Writing decisions: the isolated read-decide-write cycle, groups of them in one commit,
+    retention."""
 
     def writer(self, postings: Sequence[str] = ()) -> AbstractContextManager[None]:
         """One read-decide-write cycle, isolated from the cycles of other threads and
@@ -383,6 +394,22 @@ class IndexStore(Protocol):
         raises StoreContended."""
         ...
 
+    def apply(self, changes: WriteSet) -> None:
+        """Apply a decision atomically and durably: committed when this returns (inside
+        `batch()`, atomically and committed when the batch exits)."""
+        ...
+
+    def expire(self, before: datetime, chunk: int = 500) -> int:
+        """Retention: delete every posting posted before `before`, `chunk` postings per
+        atomic apply (clusters refreshed as for any deletion: an emptied cluster goes, a
+        cluster that lost its canonical gets the next member); returns how many went."""
+        ...
+
+
+class SearchHints(Protocol):
+    """Hints that let a remote store answer a group's reads in fewer round trips; answers never
+    change with or without them."""
+
     @property
     def reads_ahead(self) -> bool:
         """Whether `read_ahead` and `search_ahead` save anything (each read is a round trip
@@ -409,6 +436,11 @@ class IndexStore(Protocol):
         (None: all). A store that keeps a structure in memory for them loads it now, so the
         first request does not pay for it. Answers never change."""
         ...
+
+
+class PostingSearch(Protocol):
+    """What deciding a posting reads: postings, candidates, translations, the re-check,
+    boilerplate statistics."""
 
     def get_posting(self, posting_id: str) -> StoredPosting | None:
         """The posting with this id, or None."""
@@ -441,16 +473,9 @@ class IndexStore(Protocol):
         is one of them. Keys never seen are left out. See `indexer.boilerplate`."""
         ...
 
-    def apply(self, changes: WriteSet) -> None:
-        """Apply a decision atomically and durably: committed when this returns (inside
-        `batch()`, atomically and committed when the batch exits)."""
-        ...
 
-    def expire(self, before: datetime, chunk: int = 500) -> int:
-        """Retention: delete every posting posted before `before`, `chunk` postings per
-        atomic apply (clusters refreshed as for any deletion: an emptied cluster goes, a
-        cluster that lost its canonical gets the next member); returns how many went."""
-        ...
+class ClusterReads(Protocol):
+    """Clusters as they stand: ids, aliases, members, canonicals, pages, the export."""
 
     def resolve_cluster(self, cluster_id: str) -> str | None:
         """The live cluster id for an id or an alias of a merged cluster; None if unknown."""
@@ -476,6 +501,10 @@ class IndexStore(Protocol):
         """Every indexed posting with its cluster and canonical, ordered by posting id."""
         ...
 
+
+class Analytics(Protocol):
+    """Counts for ops and analysts."""
+
     def stats(self) -> IndexStats:
         """Counts and on-disk size."""
         ...
@@ -485,6 +514,10 @@ class IndexStore(Protocol):
         the board overlap table (see `StatsQuery`, `DuplicateStats`), computed by the index
         (SQL GROUP BY, engine aggregations), never by reading every posting here."""
         ...
+
+
+class Labels(Protocol):
+    """Analysts' labels and the review queue built from recorded decisions."""
 
     def add_feedback(self, feedback: Feedback) -> None:
         """Store (or replace) the label for the unordered pair {a_id, b_id}, with both
@@ -512,3 +545,9 @@ class IndexStore(Protocol):
         Sides show where the postings stand now; a pair with a side no longer indexed (or
         a bridging posting whose decision has changed since) is left out."""
         ...
+
+
+class IndexStore(
+    Lifecycle, WriteCycle, SearchHints, PostingSearch, ClusterReads, Analytics, Labels, Protocol
+):
+    """Port for the index of postings, sketches, band keys and clusters: every role above."""

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from classifier.feature_words import describe
 from indexer.posting import JobPosting
 from indexer.review import pair_key
-from indexer.store import IndexStore, ReviewPair, StoredPosting
+from indexer.store import Labels, PostingSearch, ReviewPair, StoredPosting
 from service.bridging import recorded_score
 from service.decisions import PairVerdict
 from service.diffs import TextDiff, diff_texts
@@ -75,8 +75,12 @@ class ReviewQueue:
     labelled: int
 
 
+class _PairReads(PostingSearch, Labels, Protocol):
+    """What explaining a pair reads: the two postings and their label."""
+
+
 def explain_pair(
-    store: IndexStore,
+    store: _PairReads,
     score: Callable[[JobPosting, JobPosting], PairVerdict],
     a_id: str,
     b_id: str,
@@ -112,7 +116,7 @@ def explain_pair(
     )
 
 
-def review_queue(store: IndexStore, threshold: float, limit: int, offset: int) -> ReviewQueue:
+def review_queue(store: Labels, threshold: float, limit: int, offset: int) -> ReviewQueue:
     """The queue's page [offset, offset + limit): pairs nearest the threshold first (a pair
     found both near the threshold and as a merge is listed once, as the merge), at most
     `QUEUE_CAP`; labelled pairs stay in it, marked, so progress can be counted."""
