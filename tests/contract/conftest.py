@@ -15,6 +15,7 @@ import pytest
 
 from indexer.minhash import SketchParams
 from indexer.store import IndexStore
+from indexer.stores.memory import MemoryIndex, open_memory_store
 from indexer.stores.sqlite.store import open_sqlite_store
 from tests.integration.engine import ENGINES, drop_created
 from tests.integration.engine import store_factory as engine_store_factory
@@ -26,8 +27,20 @@ def _sqlite(directory: Path, params: SketchParams) -> IndexStore:
     return open_sqlite_store(directory / "sqlite", params)
 
 
+_MEMORY: dict[Path, MemoryIndex] = {}
+"""The in-memory indexes by test directory, so that opening one again finds it."""
+
+
+def _memory(directory: Path, params: SketchParams) -> IndexStore:
+    store = open_memory_store(_MEMORY.get(directory), params)
+    _MEMORY.setdefault(directory, store.index)
+    return store
+
+
 STORE_FACTORIES: dict[str, StoreFactory] = {
     "sqlite": _sqlite,
+    # The in-memory store that fast tests of the layers above the port use.
+    "memory": _memory,
     # The search-engine adapter through each client; skipped (with the reason) unless
     # JOBDEDUP_TEST_SEARCH_URL names an engine, failed if it names one that does not answer.
     **{engine: engine_store_factory(engine) for engine in ENGINES},
