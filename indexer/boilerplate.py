@@ -153,6 +153,22 @@ def with_added(
     return result
 
 
+def counts_in(
+    seen: Mapping[Key, Iterable[int]],
+    scopes: Sequence[tuple[int, int]],
+    units: Iterable[int | None],
+) -> dict[Key, tuple[int, bool]]:
+    """`IndexStore.unit_counts` answered from witness sets held by (scope, unit) key."""
+    found = {
+        (scope, unit): seen[(scope, unit)]
+        for unit in units
+        if unit is not None
+        for scope, _ in scopes
+        if (scope, unit) in seen
+    }
+    return counts_from_witnesses(found, scopes)
+
+
 class UnitCounter:
     """In-memory unit statistics, for scoring pairs outside an index (evaluation, training):
     the corpus at hand (a pairs file, the training ads) is the corpus the rules learn from."""
@@ -164,14 +180,7 @@ class UnitCounter:
         self, scopes: Sequence[tuple[int, int]], units: Iterable[int | None]
     ) -> dict[Key, tuple[int, bool]]:
         """Same contract as `IndexStore.unit_counts`."""
-        found = {
-            (scope, unit): self._seen[(scope, unit)]
-            for unit in units
-            if unit is not None
-            for scope, _ in scopes
-            if (scope, unit) in self._seen
-        }
-        return counts_from_witnesses(found, scopes)
+        return counts_in(self._seen, scopes, units)
 
     def record(self, rows: Iterable[Observation]) -> None:
         """Add witness rows (as produced by `Witnesses.observations`)."""

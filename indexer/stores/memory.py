@@ -30,7 +30,7 @@ from indexer.anchor_keys import (
     ranked,
     searched_keys,
 )
-from indexer.boilerplate import counts_from_witnesses
+from indexer.boilerplate import counts_in
 from indexer.minhash import SketchParams
 from indexer.review import best_candidate, pair_key
 from indexer.stats import DAY_US, CountedRow, assemble, overlap_from_sets, to_us
@@ -271,14 +271,7 @@ class MemoryStore:
         self, scopes: Sequence[tuple[int, int]], units: Sequence[int | None]
     ) -> dict[tuple[int, int], tuple[int, bool]]:
         with self._reading() as state:
-            found = {
-                (scope, unit): state.units[(scope, unit)]
-                for unit in units
-                if unit is not None
-                for scope, _ in scopes
-                if (scope, unit) in state.units
-            }
-        return counts_from_witnesses(found, scopes)
+            return counts_in(state.units, scopes, units)
 
     # -- clusters -------------------------------------------------------------------------
 
