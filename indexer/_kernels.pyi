@@ -1,6 +1,7 @@
 """Types of the compiled kernels (`indexer/_kernels.pyx`)."""
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -36,6 +37,9 @@ def set_counts(
     query: npt.NDArray[np.int64],
     own: npt.NDArray[np.int32],
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]]: ...
+
+_Values = TypeVar("_Values", npt.NDArray[np.int32], npt.NDArray[np.int64])
+
 def bucket_sort(
-    keys: npt.NDArray[np.int64], witnesses: npt.NDArray[np.int32], bits: int
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int64]]: ...
+    keys: npt.NDArray[np.int64], values: _Values, bits: int
+) -> tuple[npt.NDArray[np.int64], _Values, npt.NDArray[np.int64]]: ...

@@ -188,8 +188,37 @@ def test_bucket_sort_orders_records_and_builds_the_directory(
     witnesses = np.array([w for _, w in drawn], dtype=np.int32)
     bits = max(0, (len(keys) // 4).bit_length() - 1)
     out_keys, out_witnesses, starts = bucket_sort(keys, witnesses, bits)
-    assert out_keys.tolist() == sorted(keys.tolist())
-    assert sorted(zip(out_keys.tolist(), out_witnesses.tolist(), strict=True)) == sorted(
-        zip(keys.tolist(), witnesses.tolist(), strict=True)
-    )
+    order = np.argsort(keys, kind="stable")  # equal keys keep their input order
+    assert out_keys.tolist() == keys[order].tolist()
+    assert out_witnesses.tolist() == witnesses[order].tolist()
     assert starts.tolist() == directory(out_keys).tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(_INT64, min_size=2, max_size=6, unique=True),
+    st.lists(st.integers(0, 5), min_size=150, max_size=600),
+    st.integers(0, 2),
+)
+def test_bucket_sort_of_rids_is_numpys_stable_sort_even_with_crowded_buckets(
+    pool: list[int], drawn: list[int], bits: int
+) -> None:
+    """int64 values (the key index's rids), and buckets far over `SMALL_BUCKET` (a few keys
+    repeated hundreds of times, few buckets): the same arrays as numpy's stable argsort."""
+    keys = np.array([pool[k % len(pool)] for k in drawn], dtype=np.int64)
+    rids = np.arange(len(keys), dtype=np.int64)[::-1].copy()
+    out_keys, out_rids, starts = bucket_sort(keys, rids, bits)
+    order = np.argsort(keys, kind="stable")
+    assert out_rids.dtype == np.int64
+    assert out_keys.tolist() == keys[order].tolist()
+    assert out_rids.tolist() == rids[order].tolist()
+    assert starts.tolist() == directory(out_keys, bits).tolist()
+
+
+def test_a_crowded_bucket_keeps_each_rid_beside_its_key() -> None:
+    """Two keys interleaved 100 times in one bucket (over `SMALL_BUCKET`)."""
+    keys = np.array([5, 3] * 100, dtype=np.int64)
+    rids = np.arange(200, dtype=np.int64)
+    out_keys, out_rids, _ = bucket_sort(keys, rids, 0)
+    assert out_keys.tolist() == [3] * 100 + [5] * 100
+    assert out_rids.tolist() == list(range(1, 200, 2)) + list(range(0, 200, 2))

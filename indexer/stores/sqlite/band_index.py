@@ -39,7 +39,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from indexer._kernels import count_live, run_matches
+from indexer._kernels import bucket_sort, count_live, run_matches
+from indexer.stores.sqlite.unit_stats import directory_bits
 
 _I64 = npt.NDArray[np.int64]
 _NO_TIME = np.iinfo(np.int64).min
@@ -329,5 +330,12 @@ class BandIndex:
 
 
 def _sorted_run(keys: _I64, rids: _I64) -> tuple[_I64, _I64]:
-    order = np.argsort(keys, kind="stable")
-    return keys[order], rids[order]
+    """Keys ascending with their rids, in numpy's stable order, by the compiled linear
+    `bucket_sort`: at start-up the window's keys are sorted in one run (3.6M for 48,000
+    generated postings, where numpy's argsort took 0.53 s of the first search's 1.3 s)."""
+    sorted_keys, sorted_rids, _ = bucket_sort(
+        np.ascontiguousarray(keys, dtype=np.int64),
+        np.ascontiguousarray(rids, dtype=np.int64),
+        directory_bits(len(keys)),
+    )
+    return sorted_keys, sorted_rids
