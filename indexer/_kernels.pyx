@@ -162,9 +162,9 @@ def set_counts(
 ):
     """For each key of `query` (any order): how many entries the runs (ascending key
     arrays, each with its witness array) hold for it, and whether those entries' witnesses
-    include `own[q]` (the boilerplate statistics of `indexer.stores.sqlite.unit_stats`, counted without a
-    Python step per set). Each run has a directory (`indexer.stores.sqlite.unit_stats.directory`): entry
-    i is where the keys whose top bits (sign flipped) are i begin, so a search starts in a
+    include `own[q]` (the boilerplate statistics of `indexer.stores.sqlite.unit_stats`,
+    counted without a Python step per set). Each run has a directory
+    (`indexer.stores.sqlite.unit_stats.directory`): entry i is where the keys whose top bits (sign flipped) are i begin, so a search starts in a
     bucket of a few keys instead of walking a binary search through cold cache lines."""
     cdef Py_ssize_t n = query.shape[0], r, q, j, end, buckets
     cdef const int64_t[::1] keys

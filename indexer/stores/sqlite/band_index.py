@@ -313,7 +313,7 @@ class BandIndex:
         keys = np.concatenate([k for k, _ in self._runs])
         rids = np.concatenate([r for _, r in self._runs])
         live = self._posted[rids] != _NO_TIME
-        self._runs = [_sorted_run(keys[live], rids[live])]
+        self._runs = [_merged_run(keys[live], rids[live])]
 
     def _add_run(self, keys: _I64, rids: _I64) -> None:
         """Add a run; merge runs while the newest is at least half the size of the one
@@ -326,16 +326,25 @@ class BandIndex:
             merged_keys = np.concatenate([older_keys, newer_keys])
             merged_rids = np.concatenate([older_rids, newer_rids])
             live = self._posted[merged_rids] != _NO_TIME
-            self._runs.append(_sorted_run(merged_keys[live], merged_rids[live]))
+            self._runs.append(_merged_run(merged_keys[live], merged_rids[live]))
 
 
 def _sorted_run(keys: _I64, rids: _I64) -> tuple[_I64, _I64]:
-    """Keys ascending with their rids, in numpy's stable order, by the compiled linear
-    `bucket_sort`: at start-up the window's keys are sorted in one run (3.6M for 48,000
-    generated postings, where numpy's argsort took 0.53 s of the first search's 1.3 s)."""
+    """A run of keys in any order (a load, a commit's postings), keys ascending with their
+    rids in numpy's stable order, by the compiled linear `bucket_sort`. At start-up the
+    window's keys become one run; under cProfile numpy's argsort of them took 0.53 s of the
+    first search's 1.27 s on an index of 200,000 generated postings."""
     sorted_keys, sorted_rids, _ = bucket_sort(
         np.ascontiguousarray(keys, dtype=np.int64),
         np.ascontiguousarray(rids, dtype=np.int64),
         directory_bits(len(keys)),
     )
     return sorted_keys, sorted_rids
+
+
+def _merged_run(keys: _I64, rids: _I64) -> tuple[_I64, _I64]:
+    """Sorted runs concatenated, made one run by numpy's stable sort, which finds the runs
+    already in order: 46 ms against the bucket sort's 56 ms for runs of 2M and 1M random
+    keys, 2.5 against 4.4 ms for 200k and 100k (best of 3, a throwaway loop)."""
+    order = np.argsort(keys, kind="stable")
+    return keys[order], rids[order]
