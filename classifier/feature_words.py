@@ -179,6 +179,10 @@ FEATURE_WORDS: dict[str, FeatureWords] = {
         "The middles of the descriptions (the job itself) share {pct} of their word 3-grams",
         "An ad is too short to have a middle part",
     ),
+    "layout_ratio": _share(
+        "The texts' punctuation, numbers and line breaks agree at {pct} (a translation keeps them)",
+        "A description is too short to have a layout",
+    ),
     # title
     "title_equal": _flag("The titles are the same", "The titles differ", "A title is empty"),
     "title_jaccard": _share("The titles share {pct} of their words", "A title is empty"),

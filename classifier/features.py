@@ -36,7 +36,7 @@ from indexer.minhash import SketchParams, estimate_jaccard, overlap_from_jaccard
 from indexer.prepare import PreparedPosting, prepare_document
 from indexer.store import StoredPosting
 
-FEATURE_VERSION = 5
+FEATURE_VERSION = 6
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -45,6 +45,7 @@ FEATURE_VERSION = 5
 #    features of the job-specific units; place containment and distance (gazetteer).
 # 5: titles also compared without the employer's identifying words; towns without the short
 #    function words of multi-word names ("sur"), which made any two French ads "co-located".
+# 6: layout_ratio (the texts' punctuation, numbers and line breaks: what a translation keeps).
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -66,6 +67,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "anchor_shared_log",
     "job_shingle3_overlap",
     "job_shingle3_jaccard",
+    "layout_ratio",
     # title
     "title_equal",
     "title_jaccard",
@@ -232,7 +234,21 @@ def _text_features(a: PostingFields, b: PostingFields, sim: TextSimilarity) -> l
         _jaccard(a.content_tokens, b.content_tokens),
         *_anchor_features(a, b),
         *_job_text_features(a, b),
+        _layout_ratio(a, b),
     ]
+
+
+LAYOUT_MIN_CHARS = 4
+"""Shorter layouts (a one-line ad) say nothing: NaN."""
+
+
+def _layout_ratio(a: PostingFields, b: PostingFields) -> float:
+    """Similarity (rapidfuzz's normalised Indel ratio) of the two texts' layouts
+    (`fields.layout`): near 1 for an ad and its translation, lower for two ads that merely
+    share an employer's template."""
+    if min(len(a.layout), len(b.layout)) < LAYOUT_MIN_CHARS:
+        return NAN
+    return fuzz.ratio(a.layout, b.layout) / 100.0
 
 
 def _job_text_features(a: PostingFields, b: PostingFields) -> list[float]:

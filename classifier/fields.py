@@ -159,6 +159,9 @@ class PostingFields:
     anchors: frozenset[str]
     """Names, places, tools, numbers and codes of title, company and description: what a
     translation keeps (`classifier.anchors`)."""
+    layout: str
+    """The description's punctuation, numbers and line breaks in order (`layout`): what a
+    translation keeps of the text's shape when it shares no word with the original."""
 
 
 def extract_fields(document: Mapping[str, Any], reading: Reading | None = None) -> PostingFields:
@@ -228,6 +231,26 @@ def extract_fields(document: Mapping[str, Any], reading: Reading | None = None) 
         job_shingles=middle,
         language=language,
         anchors=reading.anchors,
+        layout=layout(text),
+    )
+
+
+_LAYOUT_MARKS = re.compile(r"[.,;:!?()]|[0-9]+|\n+|(?<!\S)-(?=\s)")
+LAYOUT_CHARS = 2000
+"""Layout characters kept: a long ad's shape is settled well before (NHS median ~150)."""
+
+
+def layout(text: str) -> str:
+    """The text's shape in one character per mark: its punctuation (". , ; : ! ? ( )"),
+    "0" per number, "|" per line break and "-" per free-standing dash (a list item or a
+    clause break, not a hyphen inside a word, which languages place differently). A machine
+    or human translation keeps it almost intact (EURES originals against their English
+    translations: median similarity 0.93) while another ad of the same employer, translated
+    too, does not (median 0.64; another ad of the same country 0.46), which is the evidence a
+    pair in two languages has once no word is shared."""
+    marks = _LAYOUT_MARKS.findall(text)
+    return "".join(
+        "0" if m[0].isdigit() else "|" if m[0] == "\n" else m[0] for m in marks[:LAYOUT_CHARS]
     )
 
 

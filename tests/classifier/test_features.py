@@ -275,3 +275,32 @@ def test_core_share_is_low_when_sections_are_left_out() -> None:
     f = _features(short, long)
     assert f["core_share_max"] > 0.5
     assert f["core_share_min"] < 0.5
+
+
+_ORIGINAL_LT = (
+    "Pagrindinės funkcijos: organizuoja ir prižiūri įstaigos energetines (elektros, dujų,"
+    " šilumos, vandens) sistemas; užtikrina nepertraukiamą tiekimą; analizuoja duomenis,"
+    " teikia pasiūlymus vadovybei ir kt.\n\nDarbo užmokestis: 2500 EUR."
+)
+_TRANSLATED_EN = (
+    "Main functions: organizes and supervises the institution's energy (electricity, gas,"
+    " heat, water) systems; ensures continuous supply; analyzes data, provides suggestions"
+    " to management, etc.\n\nSalary: 2500 EUR."
+)
+_OTHER_EN = (
+    "We are looking for a driver. Duties include deliveries in Vilnius and nearby towns,"
+    " loading and unloading, keeping records.\n\nRequirements: licence C; 3 years of"
+    " experience; good health. Salary: 1800 EUR; overtime paid; meals provided."
+)
+
+
+def test_a_translation_keeps_the_layout_that_another_ad_does_not() -> None:
+    original = {"id": "lt", "title": "Inžinierius-energetikas", "description": _ORIGINAL_LT}
+    translated = {"id": "en", "title": "Power Engineer", "description": _TRANSLATED_EN}
+    other = {"id": "other", "title": "Driver", "description": _OTHER_EN}
+    same = _features(original, translated)
+    assert same["shingle3_overlap"] == 0.0  # no shared words: the layout is the evidence
+    assert same["layout_ratio"] > 0.9  # "ir kt." became ", etc.": one comma more
+    assert _features(translated, other)["layout_ratio"] < 0.6
+    one_line = {"id": "short", "title": "Nurse", "description": "Join us"}
+    assert math.isnan(_features(one_line, translated)["layout_ratio"])
