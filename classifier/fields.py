@@ -237,17 +237,19 @@ def extract_fields(document: Mapping[str, Any], reading: Reading | None = None) 
 
 _LAYOUT_MARKS = re.compile(r"[.,;:!?()]|[0-9]+|\n+|(?<!\S)-(?=\s)")
 LAYOUT_CHARS = 2000
-"""Layout characters kept: a long ad's shape is settled well before (NHS median ~150)."""
+"""Layout characters kept, a bound on the comparison's cost (the NHS ads: median 57, at most
+328)."""
 
 
 def layout(text: str) -> str:
     """The text's shape in one character per mark: its punctuation (". , ; : ! ? ( )"),
     "0" per number, "|" per line break and "-" per free-standing dash (a list item or a
     clause break, not a hyphen inside a word, which languages place differently). A machine
-    or human translation keeps it almost intact (EURES originals against their English
-    translations: median similarity 0.93) while another ad of the same employer, translated
-    too, does not (median 0.64; another ad of the same country 0.46), which is the evidence a
-    pair in two languages has once no word is shared."""
+    or human translation keeps it almost intact (1,105 EURES originals against their English
+    translations: median similarity 0.93, 88% at 0.8 or more) while another ad of the same
+    employer, translated too, does not (median 0.62, 20% at 0.8 or more; another ad of the
+    same country 0.44, 3%): the evidence a pair in two languages has when no word is
+    shared."""
     marks = _LAYOUT_MARKS.findall(text)
     return "".join(
         "0" if m[0].isdigit() else "|" if m[0] == "\n" else m[0] for m in marks[:LAYOUT_CHARS]
