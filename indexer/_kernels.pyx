@@ -6,6 +6,7 @@ compare them on real ads (preparation) and against brute-force scans (key index)
 import numpy as np
 
 cimport numpy as cnp
+from cpython.unicode cimport Py_UNICODE_ISSPACE
 from libc.stdint cimport INT64_MIN, int32_t, int64_t, uint32_t, uint64_t
 
 cnp.import_array()
@@ -268,3 +269,38 @@ def bucket_sort(const int64_t[::1] keys, const value_t[::1] values, int bits):
             out_keys[lo:hi] = out_keys[lo:hi][order]
             out_values[lo:hi] = out_values[lo:hi][order]
     return out_keys, out_values, starts_array
+
+
+def layout_marks(str text, Py_ssize_t limit):
+    """The marks `classifier.fields.layout` keeps, one character each, at most `limit`:
+    ". , ; : ! ? ( )" as they are, "0" per run of ASCII digits, "|" per run of line breaks,
+    "-" per dash with whitespace (or the text's start) before it and whitespace after it.
+    Exactly the regular expression it replaced (see `classifier.fields.layout`), in one pass
+    over the text instead of four alternatives tried at every character (336 against ~10 µs
+    on an NHS ad of 2,800 characters)."""
+    cdef Py_ssize_t n = len(text)
+    cdef Py_ssize_t i
+    cdef Py_UCS4 c, previous = u" "
+    cdef list out = []
+    cdef bint in_digits = False, in_lines = False
+    for i in range(n):
+        if len(out) >= limit:
+            break
+        c = text[i]
+        if c == u"." or c == u"," or c == u";" or c == u":" or c == u"!" or c == u"?" \
+                or c == u"(" or c == u")":
+            out.append(c)
+        elif u"0" <= c <= u"9":
+            if not in_digits:
+                out.append(u"0")
+        elif c == u"\n":
+            if not in_lines:
+                out.append(u"|")
+        elif c == u"-":
+            if (i == 0 or Py_UNICODE_ISSPACE(previous)) and i + 1 < n \
+                    and Py_UNICODE_ISSPACE(text[i + 1]):
+                out.append(u"-")
+        in_digits = u"0" <= c <= u"9"
+        in_lines = c == u"\n"
+        previous = c
+    return u"".join(out)

@@ -4,6 +4,7 @@ Python byte walk computed them."""
 
 from __future__ import annotations
 
+import re
 import threading
 
 import numpy as np
@@ -13,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
-from indexer._kernels import bucket_sort, set_counts, unit_minimums
+from indexer._kernels import bucket_sort, layout_marks, set_counts, unit_minimums
 from indexer.language import CANDIDATE_LANGUAGES
 from indexer.language_model import CompiledIdentifier
 from indexer.minhash import SketchParams, permutations
@@ -222,3 +223,35 @@ def test_a_crowded_bucket_keeps_each_rid_beside_its_key() -> None:
     out_keys, out_rids, _ = bucket_sort(keys, rids, 0)
     assert out_keys.tolist() == [3] * 100 + [5] * 100
     assert out_rids.tolist() == list(range(1, 200, 2)) + list(range(0, 200, 2))
+
+
+_LAYOUT_REFERENCE = re.compile(r"[.,;:!?()]|[0-9]+|\n+|(?<!\S)-(?=\s)")
+"""The regular expression `layout_marks` replaced, the one the shipped model's
+`layout_ratio` was first computed with."""
+
+
+def regex_layout(text: str, limit: int) -> str:
+    marks = _LAYOUT_REFERENCE.findall(text)[:limit]
+    return "".join("0" if m[0].isdigit() else "|" if m[0] == "\n" else m[0] for m in marks)
+
+
+_LAYOUT_ALPHABET = st.sampled_from(
+    [*".,;:!?()-0123456789\n\t \u00a0\u2003\r|/'\"", "a", "Z", "é", "ж", "\u0662"]
+)
+"""Marks, digits, whitespace of several kinds, letters and an Arabic-Indic digit (not [0-9])."""
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.one_of(st.text(_LAYOUT_ALPHABET, max_size=60), st.text(max_size=60)),
+    st.integers(min_value=0, max_value=70),
+)
+def test_layout_marks_equal_the_regular_expression(text: str, limit: int) -> None:
+    assert layout_marks(text, limit) == regex_layout(text, limit)
+
+
+def test_layout_marks_of_real_ads() -> None:
+    for posting in BASE_POSTINGS:
+        text = str(posting.get("description", ""))
+        assert layout_marks(text, 2000) == regex_layout(text, 2000)
+        assert layout_marks(text, 2000)  # every fixture ad has some punctuation
