@@ -12,15 +12,18 @@ own `LanguageIdentifier` against `indexer.language_model.CompiledIdentifier`, bo
 to our languages), and the key index of those NHS ads (committed 256 at a time, as ingest
 does) searched with each ad's keys and its anchors keyed in Welsh, what the translation
 search counts (`run_matches` and `count_live` in `BandIndex.spans` and `count`, against the
-numpy code they replaced: a pair of binary searches per run, every holder's time read).
-Never run as a test.
+numpy code they replaced: a pair of binary searches per run, every holder's time read), and
+the layout of every description in those corpora (`layout_marks` against the regular
+expression it replaced, `REGEX_LAYOUT`). Never run as a test.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import gzip
 import json
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -35,12 +38,13 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.nhs import SHARED, nhs_postings  # noqa: E402
+from classifier.fields import LAYOUT_CHARS, layout  # noqa: E402
 from indexer.anchor_keys import anchor_keys, language_key  # noqa: E402
 from indexer.language import CANDIDATE_LANGUAGES, DETECT_PREFIX_CHARS  # noqa: E402
 from indexer.minhash import SketchParams, permutations  # noqa: E402
 from indexer.prepare import posting_units  # noqa: E402
 from indexer.stores.sqlite.band_index import BandIndex  # noqa: E402
-from indexer.text import strip_html  # noqa: E402
+from indexer.text import plain, strip_html  # noqa: E402
 from indexer.units import _stream_shingles, _unit_minimums, shingle_tokens  # noqa: E402
 
 U64 = npt.NDArray[np.uint64]
@@ -133,6 +137,37 @@ def _openings() -> list[str]:
     return [strip_html(t[: 4 * DETECT_PREFIX_CHARS])[:DETECT_PREFIX_CHARS] for t in strings()]
 
 
+REGEX_LAYOUT = re.compile(r"[.,;:!?()]|[0-9]+|\n+|(?<!\S)-(?=\s)")
+"""`classifier.fields.layout` as first written (the shipped model's feature was computed so)."""
+
+
+def regex_layout(text: str) -> str:
+    marks = REGEX_LAYOUT.findall(text)[:LAYOUT_CHARS]
+    return "".join("0" if m[0].isdigit() else "|" if m[0] == "\n" else m[0] for m in marks)
+
+
+def _descriptions() -> list[str]:
+    """Every description (a "description" or "full_description" field, or the EURES
+    translations' two texts) of the shared corpora, as `extract_fields` hands it to `layout`."""
+    texts: list[str] = []
+    for path in sorted((SHARED / "data").glob("*/*.jsonl*")):
+        opener: Any = gzip.open if path.suffix == ".gz" else open
+        with opener(path, "rt", encoding="utf-8") as handle:
+            rows = (json.loads(line) for line in handle)
+            texts += [
+                str(r["description"]) for r in rows if isinstance(r, dict) and r.get("description")
+            ]
+    for path in sorted((SHARED / "data").glob("*/*.csv")):
+        with path.open(encoding="utf-8", newline="") as handle:
+            for row in csv.DictReader(handle):
+                texts += [
+                    row[k]
+                    for k in ("full_description", "description_original", "description_en_mt")
+                    if row.get(k)
+                ]
+    return [plain(strip_html(t)) for t in texts]
+
+
 def _timed(run: Callable[[], object], count: int) -> float:
     started = time.perf_counter()
     run()
@@ -196,6 +231,14 @@ def main() -> None:
         new.append(_timed(lambda: [kernel_search(q) for q in queries], len(queries)))
     name = "key index: holders of each key of a search, counted to 50 (NHS keys)"
     rows.append(_row(name, len(queries), differ, old, new))
+
+    texts = _descriptions()
+    differ = sum(regex_layout(t) != layout(t) for t in texts)
+    old, new = [], []
+    for _ in range(2):
+        old.append(_timed(lambda: [regex_layout(t) for t in texts], len(texts)))
+        new.append(_timed(lambda: [layout(t) for t in texts], len(texts)))
+    rows.append(_row("layout of a description (all corpora)", len(texts), differ, old, new))
 
     print("| kernel | inputs | results that differ | old (ms each) | kernel (ms each) | speed-up |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")

@@ -165,18 +165,22 @@ class PostingFields:
     translation keeps of the text's shape when it shares no word with the original."""
 
 
-def extract_fields(document: Mapping[str, Any], reading: Reading | None = None) -> PostingFields:
+def extract_fields(
+    document: Mapping[str, Any], reading: Reading | None = None, language: str | None = None
+) -> PostingFields:
     """Extract the comparable fields of a posting dict in the API schema.
 
     Only `title`, `description`, `company`, `location`, `salary` and `language` are read;
     absent or non-string values count as missing. Unit: one posting. `reading` is the
     document's `indexer.reading.read_document`, when the caller has it already (a prepared
-    posting carries it): language and anchors are then not read again.
+    posting carries it): language and anchors are then not read again. Else `language`, what
+    an earlier reading found ("" for none; a stored posting keeps it), spares the language
+    identifier.
     """
     title = field_text(document, "title")
     text = plain(strip_html(field_text(document, "description")))
     if reading is None:
-        reading = read_text(document, text)
+        reading = read_text(document, text, language=language)
     location = field_text(document, "location")
     salary_text = plain(field_text(document, "salary"))
 

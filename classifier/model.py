@@ -160,8 +160,10 @@ class LightGBMScorer:
         if found is None:
             if not posting.document:
                 raise ValueError(f"posting {posting.id}: fields not memoised and no document")
-            reading = posting.reading if isinstance(posting, PreparedPosting) else None
-            found = extract_fields(posting.document, reading)
+            if isinstance(posting, PreparedPosting):
+                found = extract_fields(posting.document, posting.reading)
+            else:
+                found = extract_fields(posting.document, language=posting.language)
             if remember:
                 self._fields.put(key, found)
         return found

@@ -252,4 +252,5 @@ def to_stored(
         cluster_id=cluster_id,
         document=prepared.document,
         decision=decision or {},
+        language=prepared.reading.language or "",
     )

@@ -49,13 +49,20 @@ def read_document(document: Mapping[str, Any]) -> Reading:
     return read_text(document, text, places=True)
 
 
-def read_text(document: Mapping[str, Any], text: str, places: bool = False) -> Reading:
+def read_text(
+    document: Mapping[str, Any], text: str, places: bool = False, language: str | None = None
+) -> Reading:
     """`read_document`, given the document's description already HTML-stripped and
     typography-replaced (`plain`) as `text`. `places`: read `place_anchors` too (only the
-    index keys them: a candidate's fields, extracted on the deciding thread, skip them)."""
-    language = given_language(document.get("language")) or _detected(
-        text[: 4 * DETECT_PREFIX_CHARS]
-    )
+    index keys them: a candidate's fields, extracted on the deciding thread, skip them).
+    `language`: what an earlier reading of this document found ("" for none), which is then
+    not identified again (`StoredPosting.language`)."""
+    if language is not None:
+        language = language or None
+    else:
+        language = given_language(document.get("language")) or _detected(
+            text[: 4 * DETECT_PREFIX_CHARS]
+        )
     stop = stop_words(language or "")
     joined = "\n".join((field_text(document, "title"), field_text(document, "company"), text))
     found = anchors(joined, stop)

@@ -95,6 +95,12 @@ class StoredPosting:
     cluster_id: str
     document: dict[str, Any] = field(default_factory=dict)
     decision: dict[str, Any] = field(default_factory=dict)
+    language: str | None = None
+    """The language its reading found when it was prepared (`indexer.reading.Reading`; ""
+    when it found none), kept so that its classifier fields, extracted again whenever it is a
+    candidate, skip the language identifier (a third of that extraction on NHS ads). None:
+    not kept (a row written before embedded layout 8, an engine document written before the
+    field), and read from the document again."""
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 from classifier.fields import extract_fields, place_keys
+from indexer import reading
+from indexer.reading import read_document
 from tests.classifier.postings import ADVISOR_NL, DEVELOPER_FR, ENGINEER_DE, NURSE_EN
 
 
@@ -275,3 +278,26 @@ def test_fields_extracted_in_another_process_equal_this_process_fields() -> None
             a, b = getattr(here, field.name), getattr(there, field.name)
             same = np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
             assert same, field.name
+
+
+@pytest.mark.parametrize("posting", [NURSE_EN, DEVELOPER_FR, ENGINEER_DE, ADVISOR_NL])
+def test_a_stored_language_gives_the_same_fields_without_identifying_it(
+    posting: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A candidate read back from the index carries its reading's language
+    (`StoredPosting.language`): its fields are those of a fresh extraction, and the language
+    identifier is not run."""
+    fresh = extract_fields(posting)
+    stored = read_document(posting).language or ""
+
+    def refuse(opening: str) -> str | None:
+        raise AssertionError("the language was identified again")
+
+    monkeypatch.setattr(reading, "_detected", refuse)
+    again = extract_fields(posting, language=stored)
+    for name in fresh.__slots__:
+        first, second = getattr(fresh, name), getattr(again, name)
+        if isinstance(first, np.ndarray):
+            np.testing.assert_array_equal(first, second)
+        else:
+            assert first == second, name

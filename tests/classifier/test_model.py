@@ -269,3 +269,21 @@ def test_the_query_fields_take_the_prepared_reading_and_candidates_read_their_ow
     fields = scorer.fields(replace(query, reading=stated), remember=False)
     assert (fields.language, fields.anchors) == ("de", frozenset({"berlin"}))
     assert scorer.fields(candidate.posting, remember=False).language == "en"
+
+
+def test_a_candidate_stored_with_its_language_is_scored_without_identifying_it(
+    trained: tuple[Path, dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`to_stored` keeps the reading's language; a candidate read back with it is scored as
+    before, and the language identifier does not run for it."""
+    query, [candidate] = _candidates(NURSE_EN, [{**NURSE_EN, "id": "repost", "title": "Nurse"}])
+    assert candidate.posting.language == "en"
+    expected = load_model(trained[0]).score(query, [candidate])
+
+    def refuse(opening: str) -> str | None:
+        raise AssertionError("the language was identified again")
+
+    monkeypatch.setattr("indexer.reading._detected", refuse)
+    scorer = load_model(trained[0])
+    scorer.fields(query)  # the query's reading came with its preparation
+    assert scorer.score(query, [candidate]) == expected

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -128,6 +129,20 @@ def test_posting_round_trips_exactly(store: IndexStore) -> None:
     assert ids(store.find_candidates(query([INT64_MIN]))) == ["p-1"]
     assert ids(store.find_candidates(query([INT64_MAX]))) == ["p-1"]
     assert ids(store.find_candidates(query([1, -2, 1]))) == ["p-1"]  # repeated keys count once
+
+
+@pytest.mark.parametrize("language", ["fr", "", None])
+def test_the_reading_language_is_kept_for_full_and_candidate_reads(
+    store: IndexStore, language: str | None
+) -> None:
+    """What the posting's reading found ("" for nothing) comes back from a full read and
+    from a candidate search, so a candidate's fields skip the language identifier; None
+    (not kept) stays None, never "" (which would say "no language")."""
+    upsert(store, replace(posting("p"), language=language), [5])
+    found = store.get_posting("p")
+    assert found is not None and found.language == language
+    (candidate,) = store.find_candidates(query([5]))
+    assert candidate.language == language
 
 
 def test_posted_at_in_another_timezone_compares_by_instant(store: IndexStore) -> None:

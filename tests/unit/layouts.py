@@ -13,6 +13,19 @@ from indexer.boilerplate import Observation
 from indexer.stores.sqlite.unit_stats import WITNESS_BITS
 
 
+def as_layout_7(path: Path) -> None:
+    """Drop layout 8's `postings.language` (what every row written before held)."""
+    conn = sqlite3.connect(path)
+    with conn:
+        _to_layout_7(conn)
+    conn.close()
+
+
+def _to_layout_7(conn: sqlite3.Connection) -> None:
+    conn.execute("ALTER TABLE postings DROP COLUMN language")
+    conn.execute("UPDATE meta SET value = '7' WHERE key = 'schema_version'")
+
+
 def as_layout_6(path: Path, statistics: Sequence[Observation] = ()) -> None:
     """Replace layout 7's statistics log by layout 6's `unit_stats` table holding
     `statistics` (31-bit witnesses, as layout 6 stored them). The log's keys cannot be
@@ -24,6 +37,7 @@ def as_layout_6(path: Path, statistics: Sequence[Observation] = ()) -> None:
 
 
 def _to_layout_6(conn: sqlite3.Connection, statistics: Sequence[Observation]) -> None:
+    _to_layout_7(conn)
     conn.execute(
         "CREATE TABLE unit_stats (scope INTEGER NOT NULL, unit INTEGER NOT NULL,"
         " witness INTEGER NOT NULL, PRIMARY KEY (scope, unit, witness)) WITHOUT ROWID"

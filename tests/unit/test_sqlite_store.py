@@ -27,7 +27,7 @@ from indexer.stores.sqlite import documents as sqlite_documents
 from indexer.stores.sqlite import store as sqlite_module
 from indexer.stores.sqlite.schema import from_micros, to_micros
 from indexer.stores.sqlite.store import SqliteStore, open_sqlite_store
-from tests.unit.layouts import as_layout_5, as_layout_6
+from tests.unit.layouts import as_layout_5, as_layout_6, as_layout_7
 
 PARAMS = SketchParams(num_perm=16, bands=8, rows=2)
 T0 = datetime(2024, 3, 1, 9, 30, tzinfo=UTC)
@@ -199,7 +199,7 @@ def test_a_version_2_index_is_migrated_and_keeps_its_candidates(tmp_path: Path) 
         version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     finally:
         conn.close()
-    assert "bands" not in tables and version[0] == "7"
+    assert "bands" not in tables and version[0] == "8"
 
 
 def test_a_failed_batch_leaves_no_key_behind_and_reopening_rebuilds_the_keys(
@@ -321,7 +321,7 @@ def test_documents_get_their_own_rows_and_rows_of_layouts_4_and_5_still_read(
             ("x", "blob"),
         ]
         assert rows[2][2] < len(json.dumps([document, decision])) / 10
-        assert version.fetchone()[0] == "7"
+        assert version.fetchone()[0] == "8"
     finally:
         conn.close()
 
@@ -562,3 +562,31 @@ def test_boilerplate_statistics_in_memory_answer_as_a_set_per_scope_and_unit_wou
         check(store, reference)
     finally:
         store.close()
+
+
+def test_a_layout_7_index_gains_the_language_column(tmp_path: Path) -> None:
+    """Rows written before layout 8 read back with no language kept (None: read again from
+    the document), rows written after with theirs."""
+    store = open_sqlite_store(tmp_path, PARAMS)
+    store.apply(WriteSet(upserts=[(replace(posting("old"), language="en"), [1])]))
+    store.close()
+    as_layout_7(tmp_path / "index.sqlite3")
+    store = open_sqlite_store(tmp_path, PARAMS)
+    try:
+        old = store.get_posting("old")
+        assert old is not None and old.language is None
+        store.apply(WriteSet(upserts=[(replace(posting("new", cluster="n"), language=""), [1])]))
+        new = store.get_posting("new")
+        assert new is not None and new.language == ""
+        assert sorted((p.id, p.language) for p in store.find_candidates(_keys_query([1]))) == [
+            ("new", ""),
+            ("old", None),
+        ]
+    finally:
+        store.close()
+    conn = sqlite3.connect(tmp_path / "index.sqlite3")
+    try:
+        version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        assert version[0] == "8"
+    finally:
+        conn.close()

@@ -142,6 +142,8 @@ PARTITION_PROPERTIES: dict[str, Any] = {
     # The month index a posting lives in (`indexer.stores.elastic.partitions`), absent in the
     # alias's write index: read from `_source` only, to address the posting's next write.
     "partition": {"type": "keyword", **_OFF},
+    # What the posting's reading found (`StoredPosting.language`), read from `_source` only.
+    "language": {"type": "keyword", **_OFF},
 }
 WRITER_PROPERTIES: dict[str, Any] = {
     # Who wrote a posting document and when (its writer's clock, epoch µs): the pipeline's

@@ -51,6 +51,7 @@ def posting_source(posting: StoredPosting, keys: Iterable[int], cluster_id: str)
         "document": posting.document,
         "decision": posting.decision,
         "decision_score": decision_score(posting.decision),
+        "language": posting.language,
         # `canonical` is set when the cluster is summarised (`elastic_plan.Workspace.finish`)
         **stats_values(
             {
@@ -98,6 +99,7 @@ def posting_from_source(source: Source) -> StoredPosting:
         cluster_id=source["cluster_id"],
         document=source.get("document") or {},
         decision=source.get("decision") or {},
+        language=source.get("language"),
     )
 
 

@@ -81,8 +81,9 @@ def open_indices(
 
 
 def add_claim_fields(client: EngineClient, names: IndexNames) -> None:
-    """The fields of claims and tickets (`CLAIM_PROPERTIES`) and of who wrote a posting
-    (`WRITER_PROPERTIES`), added to an index made before them (idempotent mapping updates,
+    """The fields of claims and tickets (`CLAIM_PROPERTIES`), of who wrote a posting
+    (`WRITER_PROPERTIES`) and of its month index and language (`PARTITION_PROPERTIES`),
+    added to an index made before them (idempotent mapping updates,
     at every writer start). Postings written before have no writer: no re-check finds them,
     which is right, as they were written before any running decision searched."""
     for alias, properties, mappings in (

@@ -43,8 +43,10 @@ Band-key rows land on random pages, so one ingest group of 256 postings dirties 
 pages and the default checkpointed at nearly every commit: at 10,000 the COMMIT share of
 ingest fell from 0.20 to 0.10 ms per posting (5,000 NHS ads). The WAL file grows to ~40 MB."""
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 """Version of the embedded layout (the engine's is `indexer.store.SCHEMA_VERSION`).
+8: `postings.language`, what the posting's reading found when it was prepared
+   (`StoredPosting.language`); NULL in rows written before, which are read again.
 7: the boilerplate statistics are held in memory (`stores.sqlite.unit_stats`); the file keeps their
    records in `unit_stat_log`, one row per write that adds any, instead of a `unit_stats`
    row per witness.
@@ -101,7 +103,7 @@ CREATE TABLE postings (
     title TEXT NOT NULL, content_hash TEXT NOT NULL, shingle_count INTEGER NOT NULL,
     canonical INTEGER NOT NULL DEFAULT 0, duplicate_type TEXT,
     band_keys BLOB NOT NULL, sketch BLOB NOT NULL, document TEXT NOT NULL,
-    decision TEXT NOT NULL, score REAL);
+    decision TEXT NOT NULL, score REAL, language TEXT);
 CREATE INDEX postings_block ON postings(block_key, posted_at);
 CREATE INDEX postings_cluster ON postings(cluster_id, posted_at, id);
 CREATE INDEX postings_posted ON postings(posted_at);
@@ -153,12 +155,12 @@ STATS_LAYOUT = [*STATS_TABLES, *STATS_TRIGGERS]
 """Statements of the statistics layout (`indexer.stores.sqlite.stats`), run after `SCHEMA`."""
 
 
-MIGRATES_FROM = ("2", "3", "4", "5", "6")
+MIGRATES_FROM = ("2", "3", "4", "5", "6", "7")
 """Stored layout versions `migrate_from_previous` brings to `SCHEMA_VERSION`."""
 
 
 def migrate_from_previous(conn: sqlite3.Connection, path: object, version: int = 2) -> None:
-    """Bring a version-2 to -6 index to the current layout inside the caller's transaction.
+    """Bring a version-2 to -7 index to the current layout inside the caller's transaction.
     2 -> 3: the per-key `bands` rows are dropped (every posting row already holds its keys).
     The file keeps the freed pages for later writes (a file created before layout 3 has no
     incremental auto-vacuum: `VACUUM` gives its free pages back to the file system).
@@ -169,7 +171,8 @@ def migrate_from_previous(conn: sqlite3.Connection, path: object, version: int =
     are added; the rows written before keep their document, decision, keys and a NULL score
     (the review queue reads their score out of the decision), so no posting is rewritten. The
     statistics rows move to `unit_stats` in one statement, their witnesses cut to 31 bits.
-    6 -> 7: the `unit_stats` rows become records of `unit_stat_log` (`move_unit_stats`)."""
+    6 -> 7: the `unit_stats` rows become records of `unit_stat_log` (`move_unit_stats`).
+    7 -> 8: `postings.language` is added, NULL in every row written before."""
     if version <= 2:
         conn.execute("DROP TABLE IF EXISTS bands")
         conn.execute("CREATE INDEX IF NOT EXISTS postings_posted ON postings(posted_at)")
@@ -210,6 +213,9 @@ def migrate_from_previous(conn: sqlite3.Connection, path: object, version: int =
     if version <= 6:
         conn.execute(LAYOUT_7_TABLES.strip().replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS"))
         move_unit_stats(conn)
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(postings)")}
+    if version <= 7 and "language" not in columns:
+        conn.execute("ALTER TABLE postings ADD COLUMN language TEXT")
     conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
     logger.info("index %s migrated from layout %d to %d", path, version, SCHEMA_VERSION)
 
