@@ -147,10 +147,13 @@ def regex_layout(text: str) -> str:
 
 
 def _descriptions() -> list[str]:
-    """Every description (a "description" or "full_description" field, or the EURES
-    translations' two texts) of the shared corpora, as `extract_fields` hands it to `layout`."""
-    texts: list[str] = []
+    """Every description of the shared corpora (the NHS ads as `bench.nhs` maps them, a
+    "description" field of the other JSONL corpora, the EURES ads and both texts of the EURES
+    translations), as `extract_fields` hands it to `layout`."""
+    texts: list[str] = [str(row["description"]) for row in nhs_postings()]
     for path in sorted((SHARED / "data").glob("*/*.jsonl*")):
+        if path.parent.name.startswith("nhs"):
+            continue
         opener: Any = gzip.open if path.suffix == ".gz" else open
         with opener(path, "rt", encoding="utf-8") as handle:
             rows = (json.loads(line) for line in handle)
