@@ -13,14 +13,13 @@ to our languages), and the key index of those NHS ads (committed 256 at a time, 
 does) searched with each ad's keys and its anchors keyed in Welsh, what the translation
 search counts (`run_matches` and `count_live` in `BandIndex.spans` and `count`, against the
 numpy code they replaced: a pair of binary searches per run, every holder's time read), and
-the layout of every description in those corpora (`layout_marks` against the regular
+the layout of every description of the corpora (`layout_marks` against the regular
 expression it replaced, `REGEX_LAYOUT`). Never run as a test.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import gzip
 import json
 import re
@@ -38,7 +37,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.nhs import SHARED, nhs_postings  # noqa: E402
+from classifier.corpora import GoldExclusions, load_eures, load_french, load_nhs  # noqa: E402
 from classifier.fields import LAYOUT_CHARS, layout  # noqa: E402
+from classifier.translations import load_translations  # noqa: E402
 from indexer.anchor_keys import anchor_keys, language_key  # noqa: E402
 from indexer.language import CANDIDATE_LANGUAGES, DETECT_PREFIX_CHARS  # noqa: E402
 from indexer.minhash import SketchParams, permutations  # noqa: E402
@@ -147,27 +148,14 @@ def regex_layout(text: str) -> str:
 
 
 def _descriptions() -> list[str]:
-    """Every description of the shared corpora (the NHS ads as `bench.nhs` maps them, a
-    "description" field of the other JSONL corpora, the EURES ads and both texts of the EURES
-    translations), as `extract_fields` hands it to `layout`."""
-    texts: list[str] = [str(row["description"]) for row in nhs_postings()]
-    for path in sorted((SHARED / "data").glob("*/*.jsonl*")):
-        if path.parent.name.startswith("nhs"):
-            continue
-        opener: Any = gzip.open if path.suffix == ".gz" else open
-        with opener(path, "rt", encoding="utf-8") as handle:
-            rows = (json.loads(line) for line in handle)
-            texts += [
-                str(r["description"]) for r in rows if isinstance(r, dict) and r.get("description")
-            ]
-    for path in sorted((SHARED / "data").glob("*/*.csv")):
-        with path.open(encoding="utf-8", newline="") as handle:
-            for row in csv.DictReader(handle):
-                texts += [
-                    row[k]
-                    for k in ("full_description", "description_original", "description_en_mt")
-                    if row.get(k)
-                ]
+    """Every description of the shared corpora, as the training loaders read them (NHS,
+    EURES, the French boards, both texts of the EURES translations; gold-dev ads kept), as
+    `extract_fields` hands it to `layout`."""
+    data, keep_all = SHARED / "data", GoldExclusions(frozenset(), frozenset())
+    ads = [*load_nhs(data, keep_all), *load_eures(data, keep_all), *load_french(data, keep_all)]
+    texts = [str(ad.document.get("description", "")) for ad in ads]
+    for row in load_translations(data, keep_all):
+        texts += [row["description_original"], row["description_en_mt"]]
     return [plain(strip_html(t)) for t in texts]
 
 

@@ -163,7 +163,7 @@ class LightGBMScorer:
             if isinstance(posting, PreparedPosting):
                 found = extract_fields(posting.document, posting.reading)
             else:
-                found = extract_fields(posting.document, language=posting.language)
+                found = extract_fields(posting.document, known_language=posting.language)
             if remember:
                 self._fields.put(key, found)
         return found

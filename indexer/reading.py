@@ -50,15 +50,18 @@ def read_document(document: Mapping[str, Any]) -> Reading:
 
 
 def read_text(
-    document: Mapping[str, Any], text: str, places: bool = False, language: str | None = None
+    document: Mapping[str, Any],
+    text: str,
+    places: bool = False,
+    known_language: str | None = None,
 ) -> Reading:
     """`read_document`, given the document's description already HTML-stripped and
     typography-replaced (`plain`) as `text`. `places`: read `place_anchors` too (only the
     index keys them: a candidate's fields, extracted on the deciding thread, skip them).
-    `language`: what an earlier reading of this document found ("" for none), which is then
-    not identified again (`StoredPosting.language`)."""
-    if language is not None:
-        language = language or None
+    `known_language`: what an earlier reading of this document found ("" for none), which
+    is then not identified again (`StoredPosting.language`)."""
+    if known_language is not None:
+        language = known_language or None
     else:
         language = given_language(document.get("language")) or _detected(
             text[: 4 * DETECT_PREFIX_CHARS]

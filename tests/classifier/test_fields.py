@@ -294,7 +294,7 @@ def test_a_stored_language_gives_the_same_fields_without_identifying_it(
         raise AssertionError("the language was identified again")
 
     monkeypatch.setattr(reading, "_detected", refuse)
-    again = extract_fields(posting, language=stored)
+    again = extract_fields(posting, known_language=stored)
     for name in fresh.__slots__:
         first, second = getattr(fresh, name), getattr(again, name)
         if isinstance(first, np.ndarray):
