@@ -9,8 +9,41 @@ import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
+import zstandard
+
 from indexer.boilerplate import Observation
+from indexer.stores.sqlite.documents import ZSTD_BODY
 from indexer.stores.sqlite.unit_stats import WITNESS_BITS
+
+
+def as_layout_8(path: Path) -> None:
+    """Rewrite every Zstandard body as layout 8 wrote it: zlib level 3, with the body's
+    dictionary as zlib's preset bytes (layout 8's dictionaries were raw samples; zlib takes
+    any bytes)."""
+    conn = sqlite3.connect(path)
+    with conn:
+        _to_layout_8(conn)
+    conn.close()
+
+
+def _to_layout_8(conn: sqlite3.Connection) -> None:
+    dictionaries = {i: bytes(b) for i, b in conn.execute("SELECT id, bytes FROM dictionaries")}
+    for rid, body in conn.execute("SELECT rid, body FROM documents").fetchall():
+        header = int.from_bytes(body[:2], "little")
+        if not header & ZSTD_BODY:
+            continue
+        dict_id = header & ~ZSTD_BODY
+        data = dictionaries.get(dict_id)
+        raw = zstandard.ZstdDecompressor(
+            dict_data=None if data is None else zstandard.ZstdCompressionDict(data)
+        ).decompress(body[2:])
+        compressor = zlib.compressobj(3, zdict=data) if data else zlib.compressobj(3)
+        packed = compressor.compress(raw) + compressor.flush()
+        conn.execute(
+            "UPDATE documents SET body = ? WHERE rid = ?",
+            (dict_id.to_bytes(2, "little") + packed, rid),
+        )
+    conn.execute("UPDATE meta SET value = '8' WHERE key = 'schema_version'")
 
 
 def as_layout_7(path: Path) -> None:
@@ -22,6 +55,7 @@ def as_layout_7(path: Path) -> None:
 
 
 def _to_layout_7(conn: sqlite3.Connection) -> None:
+    _to_layout_8(conn)
     conn.execute("ALTER TABLE postings DROP COLUMN language")
     conn.execute("UPDATE meta SET value = '7' WHERE key = 'schema_version'")
 

@@ -63,7 +63,7 @@ def test_a_layout_3_index_is_migrated_with_its_statistics(tmp_path: Path) -> Non
         for query in QUERIES:
             assert migrated.duplicate_stats(query) == fresh.duplicate_stats(query)
         version = migrated._rows("v", "SELECT value FROM meta WHERE key = 'schema_version'")
-        assert version[0][0] == str(SCHEMA_VERSION) == "8"
+        assert version[0][0] == str(SCHEMA_VERSION) == "9"
     finally:
         migrated.close()
         fresh.close()

@@ -27,7 +27,7 @@ from indexer.stores.sqlite import documents as sqlite_documents
 from indexer.stores.sqlite import store as sqlite_module
 from indexer.stores.sqlite.schema import from_micros, to_micros
 from indexer.stores.sqlite.store import SqliteStore, open_sqlite_store
-from tests.unit.layouts import as_layout_5, as_layout_6, as_layout_7
+from tests.unit.layouts import as_layout_5, as_layout_6, as_layout_7, as_layout_8
 
 PARAMS = SketchParams(num_perm=16, bands=8, rows=2)
 T0 = datetime(2024, 3, 1, 9, 30, tzinfo=UTC)
@@ -199,7 +199,7 @@ def test_a_version_2_index_is_migrated_and_keeps_its_candidates(tmp_path: Path) 
         version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     finally:
         conn.close()
-    assert "bands" not in tables and version[0] == "8"
+    assert "bands" not in tables and version[0] == "9"
 
 
 def test_a_failed_batch_leaves_no_key_behind_and_reopening_rebuilds_the_keys(
@@ -321,7 +321,7 @@ def test_documents_get_their_own_rows_and_rows_of_layouts_4_and_5_still_read(
             ("x", "blob"),
         ]
         assert rows[2][2] < len(json.dumps([document, decision])) / 10
-        assert version.fetchone()[0] == "8"
+        assert version.fetchone()[0] == "9"
     finally:
         conn.close()
 
@@ -368,13 +368,70 @@ def test_documents_are_compressed_with_a_dictionary_sampled_from_the_index(
         headers = dict(conn.execute("SELECT rid, substr(body, 1, 2) FROM documents").fetchall())
     finally:
         conn.close()
-    assert {headers[rid] for rid in range(1, 21)} == {b"\x00\x00"}
-    assert {headers[rid] for rid in range(21, 41)} == {b"\x01\x00"}
+    assert {headers[rid] for rid in range(1, 21)} == {b"\x00\x80"}  # Zstandard, none
+    assert {headers[rid] for rid in range(21, 41)} == {b"\x01\x80"}  # Zstandard, 1
     assert sum(sizes[rid] for rid in range(21, 41)) < sum(sizes[rid] for rid in range(1, 21))
     store = SqliteStore(path, PARAMS)
     try:
         for n in range(40):
             assert _stored(store.get_posting(f"p{n:02d}")) == _stored(ad(n))
+    finally:
+        store.close()
+
+
+def test_zlib_bodies_of_layout_8_read_and_its_dictionary_compresses_new_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A layout-8 file (zlib bodies, some with a preset dictionary) opened by this code: every
+    body reads back, later postings are written as Zstandard frames with the file's current
+    dictionary (read as raw content), and both kinds read after a reopen. A document that
+    orjson cannot write as the standard library does (an integer beyond 64 bits, NaN) reads
+    back as written."""
+    monkeypatch.setattr(sqlite_documents, "FIRST_DICTIONARY_AT", 20)
+    monkeypatch.setattr(sqlite_documents, "SAMPLE_EVERY", 2)
+    path = tmp_path / "index.sqlite3"
+
+    def ad(n: int) -> StoredPosting:
+        extra: dict[str, Any] = {"big": 10**30 + n, "nan": float("nan")} if n % 7 == 0 else {}
+        return replace(
+            posting(f"p{n:02d}", cluster=f"c{n}"),
+            document={"description": f"Ward {n} {_random_words(600, n)}", "extra": extra},
+            decision={"status": "new", "score": None, "candidates": []},
+        )
+
+    def same(found: StoredPosting | None, n: int) -> bool:
+        # json.dumps of both sides: NaN != NaN, but the two texts are equal
+        return json.dumps(_stored(found)) == json.dumps(_stored(ad(n)))
+
+    store = SqliteStore(path, PARAMS)
+    try:
+        for n in range(30):
+            store.apply(WriteSet(upserts=[(ad(n), [n])]))
+    finally:
+        store.close()
+    as_layout_8(path)
+    conn = sqlite3.connect(path)
+    with conn:
+        old_headers = {h for (h,) in conn.execute("SELECT substr(body, 1, 2) FROM documents")}
+    conn.close()
+    assert old_headers == {b"\x00\x00", b"\x01\x00"}  # zlib, without and with the dictionary
+    store = SqliteStore(path, PARAMS)
+    try:
+        assert all(same(store.get_posting(f"p{n:02d}"), n) for n in range(30))
+        for n in range(30, 40):
+            store.apply(WriteSet(upserts=[(ad(n), [n])]))
+    finally:
+        store.close()
+    conn = sqlite3.connect(path)
+    with conn:
+        headers = dict(conn.execute("SELECT rid, substr(body, 1, 2) FROM documents").fetchall())
+        version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    conn.close()
+    assert version[0] == "9"
+    assert {headers[rid] for rid in range(31, 41)} == {b"\x01\x80"}
+    store = SqliteStore(path, PARAMS)
+    try:
+        assert all(same(store.get_posting(f"p{n:02d}"), n) for n in range(40))
     finally:
         store.close()
 
@@ -587,6 +644,6 @@ def test_a_layout_7_index_gains_the_language_column(tmp_path: Path) -> None:
     conn = sqlite3.connect(tmp_path / "index.sqlite3")
     try:
         version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-        assert version[0] == "8"
+        assert version[0] == "9"
     finally:
         conn.close()

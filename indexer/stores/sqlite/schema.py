@@ -43,8 +43,11 @@ Band-key rows land on random pages, so one ingest group of 256 postings dirties 
 pages and the default checkpointed at nearly every commit: at 10,000 the COMMIT share of
 ingest fell from 0.20 to 0.10 ms per posting (5,000 NHS ads). The WAL file grows to ~40 MB."""
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 """Version of the embedded layout (the engine's is `indexer.store.SCHEMA_VERSION`).
+9: documents are written as Zstandard frames, with dictionaries trained on the index's own
+   ads (`indexer.stores.sqlite.documents`); the zlib bodies written before read as they are,
+   so opening a layout-8 file converts nothing. Layout 8's code cannot read the new bodies.
 8: `postings.language`, what the posting's reading found when it was prepared
    (`StoredPosting.language`); NULL in rows written before, which are read again.
 7: the boilerplate statistics are held in memory (`stores.sqlite.unit_stats`); the file keeps their
@@ -155,12 +158,12 @@ STATS_LAYOUT = [*STATS_TABLES, *STATS_TRIGGERS]
 """Statements of the statistics layout (`indexer.stores.sqlite.stats`), run after `SCHEMA`."""
 
 
-MIGRATES_FROM = ("2", "3", "4", "5", "6", "7")
+MIGRATES_FROM = ("2", "3", "4", "5", "6", "7", "8")
 """Stored layout versions `migrate_from_previous` brings to `SCHEMA_VERSION`."""
 
 
 def migrate_from_previous(conn: sqlite3.Connection, path: object, version: int = 2) -> None:
-    """Bring a version-2 to -7 index to the current layout inside the caller's transaction.
+    """Bring a version-2 to -8 index to the current layout inside the caller's transaction.
     2 -> 3: the per-key `bands` rows are dropped (every posting row already holds its keys).
     The file keeps the freed pages for later writes (a file created before layout 3 has no
     incremental auto-vacuum: `VACUUM` gives its free pages back to the file system).
@@ -172,7 +175,8 @@ def migrate_from_previous(conn: sqlite3.Connection, path: object, version: int =
     (the review queue reads their score out of the decision), so no posting is rewritten. The
     statistics rows move to `unit_stats` in one statement, their witnesses cut to 31 bits.
     6 -> 7: the `unit_stats` rows become records of `unit_stat_log` (`move_unit_stats`).
-    7 -> 8: `postings.language` is added, NULL in every row written before."""
+    7 -> 8: `postings.language` is added, NULL in every row written before.
+    8 -> 9: nothing to rewrite (`DocumentCodec` reads both kinds of bodies)."""
     if version <= 2:
         conn.execute("DROP TABLE IF EXISTS bands")
         conn.execute("CREATE INDEX IF NOT EXISTS postings_posted ON postings(posted_at)")
