@@ -14,7 +14,9 @@ does) searched with each ad's keys and its anchors keyed in Welsh, what the tran
 search counts (`run_matches` and `count_live` in `BandIndex.spans` and `count`, against the
 numpy code they replaced: a pair of binary searches per run, every holder's time read), and
 the layout of every description of the corpora (`layout_marks` against the regular
-expression it replaced, `REGEX_LAYOUT`). Never run as a test.
+expression it replaced, `REGEX_LAYOUT`), and the anchor words of every ad of the corpora
+whose joined title, company and description are ASCII (`ascii_anchor_words` against the
+Python it replaced, `python_ascii_anchor_words`). Never run as a test.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from bench.nhs import SHARED, nhs_postings  # noqa: E402
 from classifier.corpora import GoldExclusions, load_eures, load_french, load_nhs  # noqa: E402
 from classifier.fields import LAYOUT_CHARS, layout  # noqa: E402
 from classifier.translations import load_translations  # noqa: E402
+from indexer._kernels import ascii_anchor_words  # noqa: E402
 from indexer.anchor_keys import anchor_keys, language_key  # noqa: E402
 from indexer.language import CANDIDATE_LANGUAGES, DETECT_PREFIX_CHARS  # noqa: E402
 from indexer.minhash import SketchParams, permutations  # noqa: E402
@@ -147,6 +150,23 @@ def regex_layout(text: str) -> str:
     return "".join("0" if m[0].isdigit() else "|" if m[0] == "\n" else m[0] for m in marks)
 
 
+_ASCII_SPLIT = bytes(c if c < 128 and (chr(c).isalnum() or c == 95) else 32 for c in range(256))
+_DIGIT = re.compile(r"\d")
+
+
+def python_ascii_anchor_words(text: str, names: bool) -> set[str]:
+    """The Python that `ascii_anchor_words` replaced in `indexer.anchor_words.anchors`: the
+    text split by `bytes.translate`, each token tested by string methods."""
+    tokens = text.encode("ascii").translate(_ASCII_SPLIT).decode("ascii").split()
+    found: set[str] = set()
+    for token in tokens:
+        if len(token) < 2 or (token.islower() and not names):
+            continue
+        if names or token != token.lower() or _DIGIT.search(token):
+            found.add(token)
+    return {token.casefold().replace("_", "") for token in found}
+
+
 def _descriptions() -> list[str]:
     """Every description of the shared corpora, as the training loaders read them (NHS,
     EURES, the French boards, both texts of the EURES translations; gold-dev ads kept), as
@@ -157,6 +177,23 @@ def _descriptions() -> list[str]:
     for row in load_translations(data, keep_all):
         texts += [row["description_original"], row["description_en_mt"]]
     return [plain(strip_html(t)) for t in texts]
+
+
+def _anchor_texts() -> list[str]:
+    """Title, company and description of every ad of the corpora, joined as
+    `indexer.reading.read_text` joins them for `anchors`."""
+    data, keep_all = SHARED / "data", GoldExclusions(frozenset(), frozenset())
+    ads = [*load_nhs(data, keep_all), *load_eures(data, keep_all), *load_french(data, keep_all)]
+    return [
+        "\n".join(
+            (
+                str(ad.document.get("title", "")),
+                str(ad.document.get("company", "")),
+                plain(strip_html(str(ad.document.get("description", "")))),
+            )
+        )
+        for ad in ads
+    ]
 
 
 def _timed(run: Callable[[], object], count: int) -> float:
@@ -230,6 +267,19 @@ def main() -> None:
         old.append(_timed(lambda: [regex_layout(t) for t in texts], len(texts)))
         new.append(_timed(lambda: [layout(t) for t in texts], len(texts)))
     rows.append(_row("layout of a description (all corpora)", len(texts), differ, old, new))
+
+    ads = [t for t in _anchor_texts() if t.isascii()]
+    differ = sum(
+        python_ascii_anchor_words(t, names) != ascii_anchor_words(t, names)
+        for t in ads
+        for names in (False, True)
+    )
+    old, new = [], []
+    for _ in range(2):
+        old.append(_timed(lambda: [python_ascii_anchor_words(t, False) for t in ads], len(ads)))
+        new.append(_timed(lambda: [ascii_anchor_words(t, False) for t in ads], len(ads)))
+    name = "anchor words of an ad in ASCII (all corpora; compared with and without `names`)"
+    rows.append(_row(name, len(ads), differ, old, new))
 
     print("| kernel | inputs | results that differ | old (ms each) | kernel (ms each) | speed-up |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")

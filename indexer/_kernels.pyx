@@ -305,3 +305,57 @@ def layout_marks(str text, Py_ssize_t limit):
         in_lines = c == u"\n"
         previous = c
     return u"".join(out)
+
+
+def ascii_anchor_words(str text, bint names):
+    """The anchor words of an ASCII text as `indexer.anchor_words.anchors` takes them, lower
+    case, "_" removed: tokens are runs of ASCII letters, digits and "_" (what its
+    `bytes.translate` split keeps) of two characters or more; a token all of whose letters
+    are lower case (`str.islower`: at least one letter) is left out unless `names`; of the
+    others, one with a capital or a digit is kept, or any with `names`. One pass over the
+    text's bytes, each kept token lower-cased into a buffer and made a string once, instead
+    of a translated copy, a split and three string methods per token (`python
+    bench/kernels.py`). The caller makes sure `text` is ASCII."""
+    cdef bytes data = text.encode("ascii")
+    cdef const unsigned char* p = data
+    cdef Py_ssize_t n = len(data)
+    cdef Py_ssize_t i = 0, j, start, size
+    cdef unsigned char c
+    cdef bint lower, upper, digit
+    cdef set found = set()
+    cdef bytearray buffer = bytearray(64)
+    cdef unsigned char* out
+    while i < n:
+        c = p[i]
+        if not (97 <= c <= 122 or 65 <= c <= 90 or 48 <= c <= 57 or c == 95):
+            i += 1
+            continue
+        start = i
+        lower = upper = digit = False
+        while i < n:
+            c = p[i]
+            if 97 <= c <= 122:
+                lower = True
+            elif 65 <= c <= 90:
+                upper = True
+            elif 48 <= c <= 57:
+                digit = True
+            elif c != 95:
+                break
+            i += 1
+        if i - start < 2 or (lower and not upper and not names):
+            continue
+        if not (names or upper or digit):
+            continue
+        if i - start > len(buffer):
+            buffer = bytearray(i - start)
+        out = buffer
+        size = 0
+        for j in range(start, i):
+            c = p[j]
+            if c == 95:
+                continue
+            out[size] = c + 32 if 65 <= c <= 90 else c
+            size += 1
+        found.add(out[:size].decode("ascii"))
+    return found

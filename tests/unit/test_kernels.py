@@ -14,12 +14,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
-from indexer._kernels import bucket_sort, layout_marks, set_counts, unit_minimums
+from bench.kernels import python_ascii_anchor_words
+from indexer._kernels import (
+    ascii_anchor_words,
+    bucket_sort,
+    layout_marks,
+    set_counts,
+    unit_minimums,
+)
 from indexer.language import CANDIDATE_LANGUAGES
 from indexer.language_model import CompiledIdentifier
 from indexer.minhash import SketchParams, permutations
 from indexer.prepare import posting_units
 from indexer.stores.sqlite.unit_stats import directory
+from indexer.text import plain, strip_html
 from indexer.units import profile_units
 from tests.classifier.postings import BASE_POSTINGS
 from tests.unit.test_language import ADS
@@ -255,3 +263,36 @@ def test_layout_marks_of_real_ads() -> None:
         text = str(posting.get("description", ""))
         assert layout_marks(text, 2000) == regex_layout(text, 2000)
         assert layout_marks(text, 2000)  # every fixture ad has some punctuation
+
+
+_ANCHOR_PIECES = st.sampled_from([*"aZzA09_ -.,\n\t/'@[`{", "Ab", "NHS", "x1", "__", "B7"])
+"""Letters of both cases at the ranges' edges and the characters just outside them ("@[`{"),
+digits, "_", separators and a few words."""
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.one_of(
+        st.lists(_ANCHOR_PIECES, max_size=25).map("".join),
+        st.text(st.characters(max_codepoint=127), max_size=60),
+    ),
+    st.booleans(),
+)
+def test_ascii_anchor_words_equal_the_python_they_replaced(text: str, names: bool) -> None:
+    assert ascii_anchor_words(text, names) == python_ascii_anchor_words(text, names)
+
+
+def test_ascii_anchor_words_of_real_ads() -> None:
+    texts = [  # as `indexer.reading.read_text` joins them: typography made plain first
+        "\n".join(
+            plain(strip_html(str(p.get(field, ""))))
+            for field in ("title", "company", "description")
+        )
+        for p in BASE_POSTINGS
+    ]
+    ascii_texts = [t for t in texts if t.isascii()]
+    assert len(ascii_texts) >= 2  # the English and Dutch fixture ads
+    for text in ascii_texts:
+        for names in (False, True):
+            assert ascii_anchor_words(text, names) == python_ascii_anchor_words(text, names)
+        assert ascii_anchor_words(text, False)
