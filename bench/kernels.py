@@ -47,6 +47,7 @@ from indexer.anchor_keys import anchor_keys, language_key  # noqa: E402
 from indexer.language import CANDIDATE_LANGUAGES, DETECT_PREFIX_CHARS  # noqa: E402
 from indexer.minhash import SketchParams, permutations  # noqa: E402
 from indexer.prepare import posting_units  # noqa: E402
+from indexer.reading import field_text  # noqa: E402
 from indexer.stores.sqlite.band_index import BandIndex  # noqa: E402
 from indexer.text import plain, strip_html  # noqa: E402
 from indexer.units import _stream_shingles, _unit_minimums, shingle_tokens  # noqa: E402
@@ -167,32 +168,35 @@ def python_ascii_anchor_words(text: str, names: bool) -> set[str]:
     return {token.casefold().replace("_", "") for token in found}
 
 
-def _descriptions() -> list[str]:
-    """Every description of the shared corpora, as the training loaders read them (NHS,
-    EURES, the French boards, both texts of the EURES translations; gold-dev ads kept), as
-    `extract_fields` hands it to `layout`."""
+def _corpus_documents() -> list[dict[str, Any]]:
+    """Every ad of the shared corpora as the training loaders read them (NHS, EURES, the
+    French boards; gold-dev ads kept)."""
     data, keep_all = SHARED / "data", GoldExclusions(frozenset(), frozenset())
     ads = [*load_nhs(data, keep_all), *load_eures(data, keep_all), *load_french(data, keep_all)]
-    texts = [str(ad.document.get("description", "")) for ad in ads]
-    for row in load_translations(data, keep_all):
+    return [ad.document for ad in ads]
+
+
+def _descriptions(documents: Sequence[dict[str, Any]]) -> list[str]:
+    """Every description of `documents` and both texts of the EURES translations, as
+    `extract_fields` hands them to `layout`."""
+    texts = [field_text(document, "description") for document in documents]
+    for row in load_translations(SHARED / "data", GoldExclusions(frozenset(), frozenset())):
         texts += [row["description_original"], row["description_en_mt"]]
     return [plain(strip_html(t)) for t in texts]
 
 
-def _anchor_texts() -> list[str]:
-    """Title, company and description of every ad of the corpora, joined as
+def _anchor_texts(documents: Sequence[dict[str, Any]]) -> list[str]:
+    """Title, company and description of each document, joined as
     `indexer.reading.read_text` joins them for `anchors`."""
-    data, keep_all = SHARED / "data", GoldExclusions(frozenset(), frozenset())
-    ads = [*load_nhs(data, keep_all), *load_eures(data, keep_all), *load_french(data, keep_all)]
     return [
         "\n".join(
             (
-                str(ad.document.get("title", "")),
-                str(ad.document.get("company", "")),
-                plain(strip_html(str(ad.document.get("description", "")))),
+                field_text(document, "title"),
+                field_text(document, "company"),
+                plain(strip_html(field_text(document, "description"))),
             )
         )
-        for ad in ads
+        for document in documents
     ]
 
 
@@ -260,7 +264,8 @@ def main() -> None:
     name = "key index: holders of each key of a search, counted to 50 (NHS keys)"
     rows.append(_row(name, len(queries), differ, old, new))
 
-    texts = _descriptions()
+    documents = _corpus_documents()
+    texts = _descriptions(documents)
     differ = sum(regex_layout(t) != layout(t) for t in texts)
     old, new = [], []
     for _ in range(2):
@@ -268,7 +273,7 @@ def main() -> None:
         new.append(_timed(lambda: [layout(t) for t in texts], len(texts)))
     rows.append(_row("layout of a description (all corpora)", len(texts), differ, old, new))
 
-    ads = [t for t in _anchor_texts() if t.isascii()]
+    ads = [t for t in _anchor_texts(documents) if t.isascii()]
     differ = sum(
         python_ascii_anchor_words(t, names) != ascii_anchor_words(t, names)
         for t in ads

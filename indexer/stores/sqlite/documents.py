@@ -14,8 +14,9 @@ that context. It is built from the user's own data, never shipped.
 
 Why Zstandard with a trained dictionary (layout 9) rather than zlib with a preset one
 (layout 6: the last 32 KB of every 50th of the latest 2,000 postings): packing ran on the
-deciding thread at ~120 µs per NHS ad (a zlib state primed with 32 KB copied per row, and
-the standard library's JSON ~70 µs more), ~10% of the ingest's persist stage. On 1,000 NHS
+deciding thread at 125-166 µs per NHS ad in a loop and ~310 µs inside an ingest (zlib ~100
+µs and the standard library's JSON ~70 µs, both slower with cold caches), a quarter of the
+persist stage's samples in a py-spy profile of the NHS ingest. On 1,000 NHS
 ads with their decision (a throwaway loop; dictionary from the 2,000 ads before them):
 zlib level 3 with the preset dictionary 970 bytes and ~100 µs each; zstd level 3 with
 a dictionary trained by `zstandard.train_dictionary` on those 2,000, 893 bytes and 20 µs;
@@ -53,20 +54,21 @@ import zstandard
 from indexer.stores.sqlite.schema import to_json
 
 LEVEL = 3
-"""Zstandard level. On 1,000 NHS ads with a trained dictionary: level 3 20 µs for 893 bytes,
-level 5 39 µs for 910 (a level's own dictionary statistics are tuned at 3)."""
+"""Zstandard level (the dictionary is trained for it). On 1,000 NHS ads with a dictionary
+trained for level 3: level 3 20 µs for 893 bytes, level 5 39 µs for 910."""
 DICTIONARY_BYTES = 112_640
-"""Size of a trained dictionary (Zstandard's default). Trained on the 5,000 NHS ads before
-ads 10,001-14,842 (throwaway loop): 32 KB gave 929 bytes a body, 64 KB 877, 112,640 845;
-trained on only the 2,000 before, 955, 921 and 895."""
+"""Size of a trained dictionary (Zstandard's default). Bodies of NHS ads 10,001-14,842
+(throwaway loop): trained on the 2,000 ads before ad 2,000, 32 KB gave 955 bytes a body,
+64 KB 921, 112,640 895; trained on the 5,000 before ad 8,000, 64 KB 877 and 112,640 845
+(32 KB on the 2,000 before ad 8,000: 925)."""
 FIRST_DICTIONARY_AT = 500
 """Postings written before the first dictionary is built (no dictionary until then)."""
 NEW_DICTIONARY_EVERY = 100_000
 """At most this many postings between two dictionaries: the ads' boards and employers drift.
 A young index gets a new one sooner, once it holds ten times the postings its current
-dictionary was trained after (at 500, ~5,000, ~50,000, then every 100,000): the first was
-trained on only 500 ads (NHS bodies after 10,000 ads: 966 bytes with that one, 845 with one
-trained at 8,000)."""
+dictionary was trained after (at 500, ~5,000, ~50,000, then every 100,000): the first is
+trained on only 500 ads (NHS bodies 10,001-14,842 with a 32 KB dictionary: 966 bytes when
+trained on the first 500 ads, 925 on the 2,000 before ad 8,000)."""
 SAMPLE_LATEST, SAMPLE_EVERY = 5000, 50
 """A dictionary is trained on the latest `SAMPLE_LATEST` postings (~1.3 s for 5,000 NHS ads,
 once per dictionary, under the writer); when training fails (too few or too alike), the
