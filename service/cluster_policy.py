@@ -21,6 +21,14 @@ The rules (each with its measured reason where it was introduced):
   candidate's is a snippet or partial copy of it (an aggregator's first 500 characters) and
   links nothing through it: if its match is such a candidate it joins that cluster and merges
   none. A snippet made of an employer's intro matches every ad of that employer.
+- **Join guard.** A posting joins no cluster holding a candidate it was told apart from (scored
+  under half the threshold, neither a snippet of the other), even through another member it
+  matches; the best joinable candidate decides. Single-link joining chains as merging does:
+  a campaign posts one text for many towns, each town's ad scores low against the others
+  ("different places"), and one ad placed only at the département ("31 - Garonne (Haute)")
+  matches them all, so each town's ad joined the département ad's cluster and the French
+  corpora got clusters of 94, 59 and 44 such ads. The bridging guard stops the merges, this
+  stops the joins.
 - **Translation rule.** A candidate found only by the search across languages is treated like
   a snippet's candidate: it may be joined, never bridge two clusters (the classifier tells a
   translation from the employer's other vacancies less well, bench/translations_ingest.py).
@@ -91,21 +99,48 @@ def choose(
     `threshold`."""
     if not scored:
         return Choice(None, None)
-    best = max(scored, key=lambda s: (s.score, -s.posted_at.timestamp()))
+    top = max(s.score for s in scored)
+    apart = told_apart(shingle_count, scored, threshold)
+    joinable = [s for s in scored if s.cluster_id not in apart]
+    if not joinable:
+        return Choice(None, top)
+    best = max(joinable, key=lambda s: (s.score, -s.posted_at.timestamp()))
     if best.score < threshold:
-        return Choice(None, best.score)
+        return Choice(None, top)
     if is_snippet(shingle_count, best.shingle_count) or best.across:
-        return Choice(best, best.score)
+        return Choice(best, top)
     floor = max(merge_threshold, threshold)
     linkers = tuple(
         s
-        for s in sorted(scored, key=lambda s: -s.score)
+        for s in sorted(joinable, key=lambda s: -s.score)
         if s.score >= floor
         and not is_snippet(shingle_count, s.shingle_count)
         and not s.across
         and s.cluster_id != best.cluster_id
     )
-    return Choice(best, best.score, linkers)
+    return Choice(best, top, linkers)
+
+
+APART = 0.5
+"""A candidate scored under this share of the threshold is told apart for the join guard.
+Clearly under, not merely under: on the NHS ingest the members a posting scored under the
+threshold inside the cluster it would join scored 0.31-0.52 where the two read as one
+vacancy or a doubtful case (the same fellowship posted three times, one text for two sites)
+and 0.01-0.06 where they were other vacancies (another ward, a campaign's other towns)."""
+
+
+def told_apart(shingle_count: int, scored: Sequence[Scored], threshold: float) -> set[str]:
+    """Clusters holding a candidate the posting was scored against and told apart from:
+    under `APART` of the threshold, neither of the two a snippet of the other (a snippet
+    scores low against its full ad by nature). The posting joins none of them, whatever
+    else in them it matches (the join guard, module docstring)."""
+    return {
+        s.cluster_id
+        for s in scored
+        if s.score < APART * threshold
+        and not is_snippet(shingle_count, s.shingle_count)
+        and not is_snippet(s.shingle_count, shingle_count)
+    }
 
 
 def plan(linked: Iterable[str], firsts: Mapping[str, First]) -> ClusterPlan:

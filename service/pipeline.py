@@ -43,7 +43,7 @@ from indexer.store import (
     StoreUnavailable,
     WriteSet,
 )
-from service.bridging import label_pairs, unbridged
+from service.bridging import label_pairs, placed_within, unbridged
 from service.cluster_policy import (
     ClusterPlan,
     First,
@@ -431,7 +431,7 @@ class Deduplicator:
         by_id = {c.posting.id: c for c in new}
         match = by_id[choice.match.id]
         linked = {here, match.posting.cluster_id}
-        linked |= self._unbridged_clusters(match, [by_id[s.id] for s in choice.linkers])
+        linked |= self._unbridged_clusters(prepared, match, [by_id[s.id] for s in choice.linkers])
         linked = {self.store.resolve_cluster(c) or c for c in linked}
         clusters = plan(linked, self._cluster_firsts(linked, prepared.id))
         if clusters.absorbed:
@@ -599,7 +599,7 @@ class Deduplicator:
             full = self.store.get_posting(match.posting.id)
             match = match if full is None else Candidate(full, match.jaccard, match.overlap)
         linked = {match.posting.cluster_id}
-        linked |= self._unbridged_clusters(match, [by_id[s.id] for s in choice.linkers])
+        linked |= self._unbridged_clusters(prepared, match, [by_id[s.id] for s in choice.linkers])
         clusters = plan(linked, self._cluster_firsts(linked, prepared.id))
         return (
             Decision(
@@ -614,11 +614,13 @@ class Deduplicator:
             _merges(clusters, prepared.id),
         )
 
-    def _unbridged_clusters(self, match: Candidate, linkers: list[Candidate]) -> set[str]:
-        """Clusters of `linkers` (best first) that may merge with `match`'s: not those the
-        index judged distinct from it or from a stronger linker (`service.bridging`). Reads
-        the few postings involved in full (their stored decisions) only when a posting links
-        more than one cluster."""
+    def _unbridged_clusters(
+        self, prepared: PreparedPosting, match: Candidate, linkers: list[Candidate]
+    ) -> set[str]:
+        """Clusters of `linkers` (best first) that may merge with `match`'s: not those placed
+        inside the posting's wider place, nor those the index judged distinct from it or from
+        a stronger linker (`service.bridging`). Reads the few postings involved in full (their
+        stored decisions) only when a posting links more than one cluster."""
         if not linkers:
             return set()
         postings: list[StoredPosting] = []
@@ -627,9 +629,11 @@ class Deduplicator:
             if not full.decision:
                 full = self.store.get_posting(full.id) or full
             postings.append(full)
+        wider = prepared.document.get("location")
+        inside = {p.cluster_id for p in postings[1:] if placed_within(wider, p.document)}
         labels = self.store.feedback_labels(label_pairs(postings))
         kept = unbridged(postings[0], postings[1:], self.scorer.threshold, labels)
-        refused = {p.cluster_id for p in postings[1:] if p not in kept}
+        refused = {p.cluster_id for p in postings[1:] if p not in kept} | inside
         # A cluster merges only if none of its linking members was told apart.
         return {posting.cluster_id for posting in kept} - refused
 

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from indexer.store import StoredPosting
-from service.bridging import judged_distinct, recorded_score, unbridged
+from service.bridging import judged_distinct, placed_within, recorded_score, unbridged
 
 THRESHOLD = 0.55
 
@@ -75,3 +75,15 @@ def test_unbridged_keeps_linkers_compatible_with_everything_kept_so_far() -> Non
     told_apart_from_fine = _posting("z", scored={"y": 0.2})
     kept = unbridged(best, [told_apart_from_best, fine, told_apart_from_fine], THRESHOLD, {})
     assert [p.id for p in kept] == ["y"]
+
+
+def test_placed_within_is_strict_containment_of_the_other_posting() -> None:
+    """A posting placed at a wider area does not link clusters placed inside it."""
+    assert placed_within("31 - Garonne (Haute)", {"location": "31 - TOULOUSE"})
+    assert placed_within("Île-de-France", {"location": "Puteaux"})
+    assert not placed_within("Puteaux", {"location": "Île-de-France"})  # the narrower one
+    assert not placed_within("Toulouse", {"location": "31 - TOULOUSE"})  # the same town
+    assert not placed_within("Lyon", {"location": "Villeurbanne"})  # neighbours
+    assert not placed_within(None, {"location": "Lyon"})
+    assert not placed_within("France", {})
+    assert not placed_within("France", {"location": 7})

@@ -144,3 +144,38 @@ def test_a_fresh_cluster_takes_the_posting_id_or_a_free_suffix() -> None:
     assert fresh_cluster_id("q", None, taken.__contains__) == "q"
     assert fresh_cluster_id("p", None, taken.__contains__) == "p~3"
     assert fresh_cluster_id("p", "p", taken.__contains__) == "p"
+
+
+def test_a_posting_joins_no_cluster_holding_a_candidate_it_told_apart() -> None:
+    """The join guard: "hub" matches, but the posting scored "town", a member of the same
+    cluster, clearly under the threshold; the next joinable candidate decides."""
+    hub_only = [scored("hub", 0.95, "c1"), scored("town", 0.01, "c1")]
+    assert choose(100, hub_only, THRESHOLD, MERGE) == Choice(None, 0.95)
+    elsewhere = [*hub_only, scored("other", 0.7, "c2")]
+    choice = choose(100, elsewhere, THRESHOLD, MERGE)
+    assert choice.match is not None and choice.match.id == "other"
+    assert choice.best_score == 0.95
+
+
+def test_a_member_scored_just_under_the_threshold_does_not_bar_its_cluster() -> None:
+    """Only a clear verdict counts: under half the threshold (`APART`)."""
+    candidates = [scored("hub", 0.95, "c1"), scored("doubtful", 0.3, "c1")]
+    choice = choose(100, candidates, THRESHOLD, MERGE)
+    assert choice.match is not None and choice.match.id == "hub"
+
+
+def test_a_snippet_scored_low_does_not_bar_its_cluster() -> None:
+    """A snippet scores low against its full ad by nature, either way round."""
+    for shingles in (20, 600):
+        candidates = [scored("full", 0.95, "c1"), scored("cut", 0.01, "c1", shingles=shingles)]
+        choice = choose(100, candidates, THRESHOLD, MERGE)
+        assert choice.match is not None and choice.match.id == "full"
+
+
+def test_a_told_apart_cluster_is_linked_by_no_other_member() -> None:
+    candidates = [
+        scored("match", 0.95, "c1"),
+        scored("linker", 0.9, "c2"),
+        scored("apart", 0.05, "c2"),
+    ]
+    assert choose(100, candidates, THRESHOLD, MERGE).linkers == ()

@@ -1,0 +1,58 @@
+"""A campaign posts one text for many towns; one of its ads names only the département.
+
+Each town's ad is another vacancy (the guideline's multi-site rule), and the model scores
+two of them low ("different places"), while the département's ad contains every town, so it
+scores high against each. Before the join guard and the wider-place rule, that ad was a hub:
+each later town's ad joined its cluster, and the French corpora got clusters of 94, 59 and 44
+towns' ads. Real scorer, default settings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.api.support import dedup
+
+CAMPAIGN = (
+    "Description du poste : Garde d'enfant expérimenté CDI (H/F) sur {town}. La mission : "
+    "vous aurez pour rôle d'effectuer l'ensemble des activités liées à la garde d'enfants de "
+    "plus de trois ans au domicile de nos clients : sortie d'école, aide aux devoirs, "
+    "préparation des repas et du goûter, jeux et activités d'éveil, bain et coucher. Vous "
+    "veillez à la sécurité et au bien-être des enfants et rendez compte aux parents à leur "
+    "retour. Le profil : vous avez une première expérience réussie de la garde d'enfants, "
+    "personnelle ou professionnelle, vous êtes patient, ponctuel et créatif, et vous aimez "
+    "transmettre. Un diplôme de la petite enfance (CAP AEPE, BAFA) est un plus. Les "
+    "conditions : contrat à durée indéterminée à temps partiel, douze heures par semaine en "
+    "période scolaire, du lundi au vendredi de 16 h 30 à 19 h, rémunération selon profil, "
+    "frais de transport remboursés, mutuelle d'entreprise et formations prises en charge. "
+    "Rejoignez un réseau de services à la personne présent dans toute la région."
+)
+
+TOWNS = ["LABASTIDETTE", "AUSSONNE", "COLOMIERS", "MURET", "BALMA"]
+
+
+def campaign_ad(number: int, location: str, town: str) -> dict[str, Any]:
+    return {
+        "id": f"pe-{number}",
+        "title": "Garde d'enfant à domicile (H/F)",
+        "description": CAMPAIGN.format(town=town.title()),
+        "location": location,
+        "posted_at": "2020-04-05",
+    }
+
+
+def test_an_ad_placed_at_the_departement_links_no_two_towns_of_a_campaign(
+    client: TestClient,
+) -> None:
+    decisions = [dedup(client, campaign_ad(i, f"31 - {t}", t)) for i, t in enumerate(TOWNS[:2])]
+    wide = dedup(client, campaign_ad(9, "31 - Haute-Garonne", "Montlaur"))
+    decisions += [
+        dedup(client, campaign_ad(i, f"31 - {t}", t)) for i, t in enumerate(TOWNS) if i >= 2
+    ]
+
+    town_clusters = [d["cluster_id"] for d in decisions]
+    assert len(set(town_clusters)) == len(TOWNS), town_clusters
+    # The département's ad may join one town's cluster (it may be that vacancy), no more.
+    assert town_clusters.count(wide["cluster_id"]) <= 1
