@@ -359,10 +359,12 @@ def _resolve(location: str) -> Place | None:
     leftover = ""
     dept_place: Place | None = None
     stated: list[list[Place]] = []  # groups from the département prefix or postcode, not names
+    prefixed = ""  # what follows a département prefix, numbers kept ("paris 08")
     if m := _DEPT_PREFIX.match(text):
         dept = ix.departements.get(m.group(1).upper())
-        text = m.group(2)
+        text = m.group(2) if _DEPT_MARK.search(m.group(2)) else _uninverted(m.group(2))
         if dept is not None:
+            prefixed = norm(_DEPT_MARK.sub("", text))
             groups.append([_place(dept)])
             dept_place = groups[0][0]
             stated.append(groups[0])
@@ -402,6 +404,12 @@ def _resolve(location: str) -> Place | None:
                 groups.append(found)
                 break
     if dept_place is not None:
+        if prefixed and _names_an_area_holding(prefixed, dept_place):
+            # "53 - Mayenne", "31 - Occitanie": France Travail's form of a département-wide
+            # ad, not the town that bears the département's name.
+            return dept_place
+        if leftover and _names_an_area_holding(leftover, dept_place):
+            leftover = ""  # "France 31000": no town is named
         dept_key = dept_place.key
         # A département the board states (the "31 - TOWN" prefix, a postcode) holds the town
         # it names. Namesakes elsewhere ("St Hilaire", a "Rivière" inside "St Clar de
@@ -414,11 +422,18 @@ def _resolve(location: str) -> Place | None:
                 if not any(group is own for own in stated):
                     leftover = ""  # a name of the text is found in the département
         groups = kept_groups
-        if leftover and _names_an_area_holding(leftover, dept_place):
-            leftover = ""  # "31 - Occitanie", "France 31000": no town is named
     if not groups:
         return _area(min(countries)) if countries else None
     return _choose(groups, countries, prefer_area, leftover)
+
+
+_INVERTED_NAME = re.compile(r"^([^()]+?)\s*\(([^()]+)\)\s*$")
+
+
+def _uninverted(name: str) -> str:
+    """A département name as Pôle emploi's partner boards invert it, put back in order:
+    "Rhin (Bas)" → "Bas Rhin", "Seine (Hauts de)" → "Hauts de Seine"."""
+    return _INVERTED_NAME.sub(r"\2 \1", name)
 
 
 def _names_an_area_holding(text: str, dept: Place) -> bool:

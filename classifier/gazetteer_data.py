@@ -120,7 +120,14 @@ ADMIN2_ALIASES = {
     ("FR", "upper garonne"): "haute garonne",
     ("FR", "loire et cher"): "loir et cher",
 }
-# Areas made of admin2 (GB) or admin1 (NUTS-1) areas, by their stripped GeoNames names.
+GROUP_ALIASES = {
+    ("FR", "bourgogne"): "burgundy",
+    ("FR", "picardie"): "picardy",
+    ("FR", "basse normandie"): "lower normandy",
+    ("FR", "haute normandie"): "upper normandy",
+}
+"""Other names boards use for a group of `GROUPS`."""
+# Areas made of admin2 (GB, FR) or admin1 (NUTS-1) areas, by their stripped GeoNames names.
 GROUPS: dict[tuple[str, str, str], str] = {
     ("GB", "group2", "greater manchester"): "bolton|bury|manchester|oldham|rochdale|salford"
     "|stockport|tameside|trafford|wigan",
@@ -156,6 +163,25 @@ GROUPS: dict[tuple[str, str, str], str] = {
     ("GB", "group2", "lancashire"): "lancashire|blackpool|blackburn with darwen",
     ("GB", "group2", "east riding of yorkshire"): "east riding of yorkshire|kingston upon hull",
     ("GB", "group2", "durham"): "durham|darlington|hartlepool|stockton on tees",
+    # The 22 regions of France before 2016, which aggregators still name ("Lyon,
+    # Rhône-Alpes", "Alsace", "Midi-Pyrénées"); each lies within one region of today.
+    ("FR", "group2", "alsace"): "bas rhin|haut rhin",
+    ("FR", "group2", "aquitaine"): "dordogne|gironde|landes|lot et garonne|pyrenees atlantiques",
+    ("FR", "group2", "auvergne"): "allier|cantal|haute loire|puy de dome",
+    ("FR", "group2", "basse normandie"): "calvados|manche|orne",
+    ("FR", "group2", "bourgogne"): "cote d or|nievre|saone et loire|yonne",
+    ("FR", "group2", "champagne ardenne"): "ardennes|aube|marne|haute marne",
+    ("FR", "group2", "franche comte"): "doubs|jura|haute saone|territoire de belfort",
+    ("FR", "group2", "haute normandie"): "eure|seine maritime",
+    ("FR", "group2", "languedoc roussillon"): "aude|gard|herault|lozere|pyrenees orientales",
+    ("FR", "group2", "limousin"): "correze|creuse|haute vienne",
+    ("FR", "group2", "lorraine"): "meurthe et moselle|meuse|moselle|vosges",
+    ("FR", "group2", "midi pyrenees"): "ariege|aveyron|upper garonne|gers|lot|hautes pyrenees"
+    "|tarn|tarn et garonne",
+    ("FR", "group2", "nord pas de calais"): "nord|pas de calais",
+    ("FR", "group2", "picardie"): "aisne|oise|somme",
+    ("FR", "group2", "poitou charentes"): "charente|charente maritime|deux sevres|vienne",
+    ("FR", "group2", "rhone alpes"): "ain|ardeche|drome|isere|loire|rhone|savoie|haute savoie",
     ("PL", "group1", "central"): "lodz|swietokrzyskie",
     ("PL", "group1", "south"): "lesser poland|silesia",
     ("PL", "group1", "east"): "lublin|subcarpathia|podlasie",
@@ -306,9 +332,25 @@ def build(rows: Rows) -> Index:
                 names.add(n, ~i)
                 by_name.setdefault((area.country, area.level, n), ~i)
     _add_subdivisions(ix, names, by_name)
+    _place_groups_in_regions(ix)
     ix.names = names.final()
     _area_names.cache_clear()
     return ix
+
+
+def _place_groups_in_regions(ix: Index) -> None:
+    """A group of counties lies within the region (admin1) that holds all its towns, when
+    one does ("Rhône-Alpes" within "Auvergne-Rhône-Alpes", "Merseyside" within England), so
+    that the group and its region relate as "contains", not as two different places."""
+    regions: dict[str, set[str | None]] = defaultdict(set)
+    for _, admin1, _, within in ix.contexts:
+        for key in within:
+            regions[key].add(admin1)
+    for i, area in enumerate(ix.areas):
+        held = regions.get(area.key, set())
+        if area.level == "group2" and len(held) == 1 and (admin1 := next(iter(held))):
+            up = ix.areas[~ix.area_ids[admin1]]
+            ix.areas[i] = area._replace(admin1=admin1, within=area.within | {admin1} | up.within)
 
 
 def _add_area(
@@ -335,7 +377,10 @@ def _add_countries_and_groups(ix: Index, names: _Names) -> dict[tuple[str, str],
     groups_of: dict[tuple[str, str], set[str]] = defaultdict(set)
     for (cc, level, gname), members in GROUPS.items():
         key = f"{cc}/{level}/{gname}"
-        names.add(gname, _add_area(ix, key, gname.title(), level, cc, None, {cc}))
+        area = _add_area(ix, key, gname.title(), level, cc, None, {cc})
+        for name in (gname, *GROUP_ALIASES.get((cc, gname), "").split("|")):
+            if name:
+                names.add(name, area)
         for member in members.split("|"):
             groups_of[(cc, member)].add(key)
     return groups_of

@@ -228,3 +228,53 @@ def test_a_departement_with_its_region_or_country_names_no_town(wider: str) -> N
     assert place is not None
     assert place.unresolved == ""
     assert relation(place, resolve("Toulouse")) == "contains"
+
+
+@pytest.mark.parametrize(
+    ("town", "old_region"),
+    [
+        ("Lyon", "Rhône-Alpes"),
+        ("Bordeaux", "Aquitaine"),
+        ("Toulouse", "Midi-Pyrénées"),
+        ("Lille", "Nord-Pas-de-Calais"),
+        ("Strasbourg", "Alsace"),
+        ("Nancy", "Lorraine"),
+        ("Amiens", "Picardie"),
+        ("Dijon", "Bourgogne"),
+        ("Caen", "Basse-Normandie"),
+        ("Montpellier", "Languedoc-Roussillon"),
+        ("Clermont-Ferrand", "Auvergne"),
+    ],
+)
+def test_the_regions_before_2016_hold_their_towns(town: str, old_region: str) -> None:
+    """Aggregators still place ads in France's 22 regions of before 2016; without them
+    "Nord-Pas-de-Calais" was read as the Pas-de-Calais département (so Lille was another
+    place) and "Dijon, Bourgogne" as France."""
+    assert rel(town, old_region) == "contains"
+    assert place(f"{town}, {old_region}").name == place(town).name
+
+
+def test_an_old_region_lies_in_todays_and_not_in_its_neighbour() -> None:
+    assert rel("Rhône-Alpes", "Auvergne-Rhône-Alpes") == "contains"
+    assert rel("Picardie", "Hauts-de-France") == "contains"
+    assert rel("Clermont-Ferrand", "Rhône-Alpes") == "different"  # in Auvergne
+    assert rel("Alsace", "Lorraine") == "different"
+    assert rel("Merseyside", "England") == "contains"  # the English groups likewise
+
+
+@pytest.mark.parametrize(
+    ("written", "departement"),
+    [
+        ("53 - Mayenne", "Mayenne"),  # not the town of Mayenne
+        ("67 - Rhin (Bas)", "Bas-Rhin"),  # Pôle emploi's partners invert the name
+        ("31 - Garonne (Haute)", "Upper Garonne"),  # GeoNames' name
+        ("92 - Seine (Hauts de)", "Hauts-de-Seine"),
+    ],
+)
+def test_a_departement_prefix_with_its_own_name_is_the_departement(
+    written: str, departement: str
+) -> None:
+    stated = place(written)
+    assert (stated.level, stated.name, stated.unresolved) == ("admin2", departement, "")
+    town = {"53": "53 - ERNEE", "67": "Strasbourg", "31": "Toulouse", "92": "Puteaux"}
+    assert rel(written, town[written[:2]]) == "contains"
