@@ -140,6 +140,14 @@ def company_title_key(company_key: str, title_key: str) -> int | None:
     return value - (1 << 64) if value >= 1 << 63 else value
 
 
+def block_company_title_key(block_key: str) -> int | None:
+    """`company_title_key` of a posting known by its block key ("company key|title key"):
+    which hits of a search share the query's company-title key, since the store does not
+    say which key matched."""
+    company_key, _, title_key = block_key.partition("|")
+    return company_title_key(company_key, title_key)
+
+
 def lookup_keys(
     profile: UnitProfile, boilerplate: Sequence[bool], company_key: str, title_key: str
 ) -> list[int]:

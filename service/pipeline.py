@@ -24,6 +24,7 @@ from classifier.kinds import duplicate_type
 from classifier.scoring import Candidate, PairScorer, Remember, candidate_for
 from indexer.anchor_keys import TranslationQuery
 from indexer.boilerplate import with_added
+from indexer.lookup_keys import block_company_title_key, company_title_key
 from indexer.minhash import band_keys
 from indexer.posting import JobPosting
 from indexer.prepare import PreparedPosting, to_stored, with_boilerplate
@@ -512,9 +513,10 @@ class Deduplicator:
         cfg = self.config
         verified: list[Candidate] = []
         bands: set[int] | None = None  # the query's band keys, built on first need
+        loose = company_title_key(prepared.company_key, prepared.title_key)
         for other in found:
             candidate = candidate_for(prepared, other)
-            if other.block_key != prepared.block_key:
+            if other.block_key != prepared.block_key and not _same_company_title(loose, other):
                 if candidate.overlap < cfg.verify_min_overlap:
                     continue
                 if candidate.overlap < CONTAINMENT_MIN_OVERLAP:
@@ -787,6 +789,16 @@ def _partial_pair(prepared: PreparedPosting, candidate: Candidate) -> bool:
     """Either side is a snippet of the other."""
     small, large = sorted((prepared.shingle_count, candidate.posting.shingle_count))
     return is_snippet(small, large)
+
+
+def _same_company_title(key: int | None, other: StoredPosting) -> bool:
+    """Whether a hit shares the query's company-title key (`key`, None without one): the
+    same title under another form of the employer's name ("Groupe Acme", "Acme France").
+    Kept unverified like a block-key hit, because the sketch cannot vouch for it: an
+    aggregator's snippet of a board's ad often holds only the employer's intro, which the
+    full ad's sketch leaves out as a company section (the snippet has nothing to call it so),
+    so the estimated overlap of the two is near 0 however exactly one copies the other."""
+    return key is not None and block_company_title_key(other.block_key) == key
 
 
 def _cap_partial(prepared: PreparedPosting, verified: list[Candidate]) -> list[Candidate]:

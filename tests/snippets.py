@@ -113,3 +113,33 @@ BAKER_FULL = ad(
     source="france_travail",
     description=BAKER_FULL_TEXT,
 )
+
+
+WTTJ_FULL_TEXT = (
+    "Description de l'entreprise\n\n"
+    + ACME_INTRO
+    + "\n\nDescription du poste\n\n"
+    + DATA_ENGINEER_FULL_TEXT.removeprefix(ACME_INTRO).lstrip()
+)
+"""The data engineer ad as Welcome to the Jungle prints it: the employer's intro under its
+own heading, so the index reads it as a company section and leaves it out of the sketch."""
+
+WTTJ_FULL = ad(
+    "wttj-3",
+    title="Data Engineer (H/F)",
+    company="Acme Assurances",
+    source="welcome_to_the_jungle",
+    description=WTTJ_FULL_TEXT,
+)
+WTTJ_INTRO_SNIPPET = ad(
+    "adzuna-3",
+    title="Data Engineer (H/F)",
+    company="Groupe Acme",
+    source="adzuna",
+    location="Auvergne-Rhône-Alpes",
+    posted_at="2025-03-05",
+    description=snippet_of(WTTJ_FULL_TEXT, 330),
+)
+"""An aggregator's snippet of `WTTJ_FULL`, the heading flattened into the intro: nothing in
+it is left of the full ad's sketch, and only the company-title key (same title, another form
+of the employer's name) relates the two."""

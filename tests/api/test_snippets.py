@@ -32,6 +32,8 @@ from tests.snippets import (
     DATA_ENGINEER_FULL,
     DATA_ENGINEER_SNIPPET,
     INTRO_SNIPPET_TEXT,
+    WTTJ_FULL,
+    WTTJ_INTRO_SNIPPET,
     ad,
 )
 
@@ -58,6 +60,21 @@ def test_a_snippet_posted_after_its_full_ad_is_a_candidate_of_it(client: TestCli
     assert candidate_ids(snippet) == ["wttj-1"]
     found = snippet["candidates"][0]
     assert found["overlap"] >= 0.8  # the snippet is contained in the full ad
+
+
+def test_a_snippet_of_only_the_intro_is_a_candidate_through_the_company_title_key(
+    client: TestClient,
+) -> None:
+    """The snippet's text is the full ad's company section, which the full ad's sketch leaves
+    out: the estimated overlap is 0, and the hit through the company-title key is kept as a
+    block-key hit would be."""
+    dedup(client, WTTJ_FULL)
+    dedup(client, BAKER_FULL)
+
+    snippet = dedup(client, WTTJ_INTRO_SNIPPET)
+
+    assert candidate_ids(snippet) == ["wttj-3"]
+    assert snippet["candidates"][0]["overlap"] < CONTAINMENT_MIN_OVERLAP
 
 
 def test_a_full_ad_posted_after_its_snippet_finds_the_snippet(client: TestClient) -> None:
