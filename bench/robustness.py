@@ -838,6 +838,28 @@ def snippet_family(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     return repost(ad, rng, description=snippet(ad.description, rng))
 
 
+def aggregator(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
+    """What an aggregator's API returns for a board's ad (Adzuna): a snippet, and besides it
+    the place widened to the region or country (when there is one), the employer under
+    another form of its name, and half the time the title with a gender or contract mark of
+    the board. The habits of the single families above, met together."""
+    if len(ad.description) < 700:
+        return None
+    changes: dict[str, Any] = {"description": snippet(ad.description, rng)}
+    if ad.location and (ad.regions or ad.country in COUNTRY_NAMES):
+        wider = [*ad.regions, *COUNTRY_NAMES.get(ad.country, ())[:1]]
+        changes["location"] = rng.choice(wider)
+    if ad.company and rng.random() < 0.5:
+        variant = company_variant(ad, ctx, rng)
+        if variant is not None:
+            changes["company"] = variant.b["company"]
+    if rng.random() < 0.5:
+        decorated = title_decoration(ad, ctx, rng)
+        if decorated is not None:
+            changes["title"] = decorated.b["title"]
+    return repost(ad, rng, **changes)
+
+
 def first_half_family(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     if len(ad.description) < 600:
         return None
@@ -1078,6 +1100,7 @@ FAMILIES = (
     Family("country_location", "duplicate", country_location),
     Family("company_variant", "duplicate", company_variant),
     Family("snippet", "duplicate", snippet_family),
+    Family("aggregator", "duplicate", aggregator),
     Family("first_half", "duplicate", first_half_family),
     Family("intro_rewritten", "duplicate", intro_rewritten),
     Family("sentence_dropped_salary_added", "duplicate", dropped_salary),
