@@ -56,3 +56,23 @@ def test_an_ad_placed_at_the_departement_links_no_two_towns_of_a_campaign(
     assert len(set(town_clusters)) == len(TOWNS), town_clusters
     # The département's ad may join one town's cluster (it may be that vacancy), no more.
     assert town_clusters.count(wide["cluster_id"]) <= 1
+
+
+def test_an_ad_placed_at_the_departement_merges_no_two_towns_never_compared(
+    client: TestClient,
+) -> None:
+    """Two towns' ads 74 days apart are outside each other's 60-day window, so neither was
+    scored against the other and no judged-distinct evidence stands between them; the
+    département's ad posted between them matches both. It joins one, and links nothing
+    placed inside its own place."""
+    first = dedup(client, {**campaign_ad(1, "31 - LABASTIDETTE", "Labastidette"),
+                           "posted_at": "2020-01-01"})  # fmt: skip
+    last = dedup(client, {**campaign_ad(2, "31 - AUSSONNE", "Aussonne"),
+                          "posted_at": "2020-03-15"})  # fmt: skip
+    wide = dedup(client, {**campaign_ad(9, "31 - Haute-Garonne", "Montlaur"),
+                          "posted_at": "2020-02-07"})  # fmt: skip
+    assert wide["status"] == "duplicate"  # it matches a town's ad
+    clusters = {
+        d["id"]: client.get(f"/postings/{d['id']}").json()["cluster_id"] for d in (first, last)
+    }
+    assert clusters["pe-1"] != clusters["pe-2"]
