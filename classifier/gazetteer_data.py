@@ -88,6 +88,7 @@ TOWN_ALIASES = {
     ("BG", "sofia"): "sofiia",
     ("HR", "zagreb"): "zagrab",
     ("GB", "kingston upon hull"): "hull",
+    ("GB", "newcastle upon tyne"): "newcastle",
 }
 # GeoNames' English admin1 names → other names boards use (pycountry links the ISO ones).
 ADMIN1_ALIASES = {

@@ -278,3 +278,30 @@ def test_a_departement_prefix_with_its_own_name_is_the_departement(
     assert (stated.level, stated.name, stated.unresolved) == ("admin2", departement, "")
     town = {"53": "53 - ERNEE", "67": "Strasbourg", "31": "Toulouse", "92": "Puteaux"}
     assert rel(written, town[written[:2]]) == "contains"
+
+
+@pytest.mark.parametrize(
+    ("written", "nation", "county"),
+    [
+        ("Ysbyty Gwynedd, Bangor, LL57 2PW", "wales", "gwynedd"),
+        ("Bangor, BT20 4TD", "northern ireland", "ards and north down"),
+        ("Newport, PO30 5TG", "england", "isle of wight"),
+        ("Newport, NP20 2UB", "wales", "newport"),  # NP straddles no nation here: the name
+        ("Newcastle, NE2 1JP", "england", "newcastle upon tyne"),
+    ],
+)
+def test_a_uk_postcode_chooses_among_towns_of_one_name(
+    written: str, nation: str, county: str
+) -> None:
+    """A UK postcode's area names the nation (LL Wales, BT Northern Ireland, PO England):
+    the town of that name there, not its namesake across a border."""
+    found = place(written)
+    assert (found.level, found.admin1) == ("town", f"GB/1/{nation}")
+    assert found.admin2 == f"GB/2/{nation}/{county}"
+
+
+def test_a_postcode_drops_namesakes_in_another_nation_but_not_stated_areas() -> None:
+    # "Valley" is a village on Anglesey; TS is Teesside, in England
+    assert place("Tees Valley, TS2 1BB").key == "GB/1/england"
+    # the nations a board names are its statement, not namesakes
+    assert place("England, Scotland and Wales, B16 9RG").level in ("admin1", "country")
