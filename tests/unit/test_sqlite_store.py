@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+import threading
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -331,12 +332,67 @@ def _stored(found: StoredPosting | None) -> tuple[str, dict[str, Any], dict[str,
     return found.id, found.document, found.decision
 
 
+def _apply_and_finish_training(store: SqliteStore, writes: WriteSet) -> None:
+    """`apply`, then wait for a dictionary training it started: the next batch commits the
+    dictionary, so the rows that use it do not depend on the thread's timing."""
+    store.apply(writes)
+    store._codec.wait()
+
+
+def test_a_dictionary_trains_while_the_writer_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The training runs in a thread: while it runs, batches are written with the current
+    dictionary (none yet) and a second training is not started; the first batch after it
+    is done commits the dictionary, and the rows from there on name it."""
+    monkeypatch.setattr(sqlite_documents, "FIRST_DICTIONARY_AT", 20)
+    release = threading.Event()
+    trained = sqlite_documents._trained
+
+    def slow(sample: list[bytes]) -> bytes:
+        release.wait(10)
+        return trained(sample)
+
+    monkeypatch.setattr(sqlite_documents, "_trained", slow)
+    path = tmp_path / "index.sqlite3"
+    store = SqliteStore(path, PARAMS)
+    try:
+        for n in range(30):
+            store.apply(WriteSet(upserts=[(_doc_posting(n), [n])]))
+        assert store._codec.training() and not store._codec.trained()
+        release.set()
+        store._codec.wait()
+        for n in range(30, 35):
+            store.apply(WriteSet(upserts=[(_doc_posting(n), [n])]))
+        assert all(_stored(store.get_posting(f"p{n:02d}")) == _stored(_doc_posting(n))
+                   for n in range(35))  # fmt: skip
+    finally:
+        store.close()
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("SELECT id, from_rid FROM dictionaries").fetchall() == [(1, 31)]
+        headers = dict(conn.execute("SELECT rid, substr(body, 1, 2) FROM documents").fetchall())
+    finally:
+        conn.close()
+    assert {headers[rid] for rid in range(1, 31)} == {b"\x00\x80"}
+    assert {headers[rid] for rid in range(31, 36)} == {b"\x01\x80"}
+
+
+def _doc_posting(n: int) -> StoredPosting:
+    return replace(
+        posting(f"p{n:02d}", cluster=f"c{n}"),
+        document={"description": f"Ward {n} {_random_words(300, n)}"},
+        decision={"status": "new", "score": None, "candidates": []},
+    )
+
+
 def test_documents_are_compressed_with_a_dictionary_sampled_from_the_index(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Past `FIRST_DICTIONARY_AT` postings a dictionary is sampled and committed, later
-    bodies name it and are smaller, they read back after a reopen, and a second store on the
-    file reads them without having loaded that dictionary."""
+    """Past `FIRST_DICTIONARY_AT` postings a dictionary is trained beside the writer and
+    committed at the next batch after the training is done, later bodies name it and are
+    smaller, they read back after a reopen, and a second store on the file reads them
+    without having loaded that dictionary."""
     monkeypatch.setattr(sqlite_documents, "FIRST_DICTIONARY_AT", 20)
     monkeypatch.setattr(sqlite_documents, "SAMPLE_EVERY", 2)
     path = tmp_path / "index.sqlite3"
@@ -354,7 +410,7 @@ def test_documents_are_compressed_with_a_dictionary_sampled_from_the_index(
     reader = SqliteStore(path, PARAMS)
     try:
         for n in range(40):
-            store.apply(WriteSet(upserts=[(ad(n), [n])]))
+            _apply_and_finish_training(store, WriteSet(upserts=[(ad(n), [n])]))
         for side in (store, reader):
             assert _stored(side.get_posting("p39")) == _stored(ad(39))
     finally:
@@ -363,14 +419,15 @@ def test_documents_are_compressed_with_a_dictionary_sampled_from_the_index(
     conn = sqlite3.connect(path)
     try:
         dictionaries = conn.execute("SELECT id, from_rid, length(bytes) FROM dictionaries")
-        assert [row[:2] for row in dictionaries.fetchall()] == [(1, 21)]
+        # due at row 21 (20 written), trained meanwhile, used from the next batch on
+        assert [row[:2] for row in dictionaries.fetchall()] == [(1, 22)]
         sizes = dict(conn.execute("SELECT rid, length(body) FROM documents").fetchall())
         headers = dict(conn.execute("SELECT rid, substr(body, 1, 2) FROM documents").fetchall())
     finally:
         conn.close()
-    assert {headers[rid] for rid in range(1, 21)} == {b"\x00\x80"}  # Zstandard, none
-    assert {headers[rid] for rid in range(21, 41)} == {b"\x01\x80"}  # Zstandard, 1
-    assert sum(sizes[rid] for rid in range(21, 41)) < sum(sizes[rid] for rid in range(1, 21))
+    assert {headers[rid] for rid in range(1, 22)} == {b"\x00\x80"}  # Zstandard, none
+    assert {headers[rid] for rid in range(22, 41)} == {b"\x01\x80"}  # Zstandard, 1
+    assert sum(sizes[rid] for rid in range(22, 41)) < sum(sizes[rid] for rid in range(2, 21))
     store = SqliteStore(path, PARAMS)
     try:
         for n in range(40):
@@ -406,7 +463,7 @@ def test_zlib_bodies_of_layout_8_read_and_its_dictionary_compresses_new_ones(
     store = SqliteStore(path, PARAMS)
     try:
         for n in range(30):
-            store.apply(WriteSet(upserts=[(ad(n), [n])]))
+            _apply_and_finish_training(store, WriteSet(upserts=[(ad(n), [n])]))
     finally:
         store.close()
     as_layout_8(path)

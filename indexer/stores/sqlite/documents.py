@@ -71,9 +71,9 @@ trained on only 500 ads (NHS bodies 10,001-14,842 with a 32 KB dictionary: 966 b
 trained on the first 500 ads, 925 on the 2,000 before ad 8,000)."""
 SAMPLE_LATEST, SAMPLE_EVERY = 5000, 50
 """A dictionary is trained on the latest `SAMPLE_LATEST` postings (~1.3 s for 5,000 NHS ads,
-once per dictionary, under the writer); when training fails (too few or too alike), the
-last `DICTIONARY_BYTES` of every `SAMPLE_EVERY`-th of them is a raw-content dictionary
-instead (what layout 6 sampled)."""
+once per dictionary, in a thread beside the writer: `DocumentCodec.start`); when training
+fails (too few or too alike), the last `DICTIONARY_BYTES` of every `SAMPLE_EVERY`-th of
+them is a raw-content dictionary instead (what layout 6 sampled)."""
 _HEADER = struct.Struct("<H")
 """Each body starts with the id of its dictionary (0: none), `ZSTD_BODY` set for Zstandard."""
 ZSTD_BODY = 0x8000
@@ -84,9 +84,10 @@ one every 100,000 postings."""
 class DocumentCodec:
     """Packs and unpacks `documents.body`; caches the file's dictionaries.
 
-    `pack` and `build` run under the store's writer lock; `unpack` from any thread (a
-    dictionary another store on the same file wrote is read on first sight). A Zstandard
-    context may not be used by two threads at once, so each thread inflates with its own.
+    `pack`, `start` and `install` run under the store's writer lock; `unpack` from
+    any thread (a dictionary another store on the same file wrote is read on first sight).
+    A Zstandard context may not be used by two threads at once, so each thread inflates with
+    its own. A dictionary is trained in a thread of its own (`start`).
     """
 
     def __init__(self) -> None:
@@ -97,6 +98,8 @@ class DocumentCodec:
         self._compressor = zstandard.ZstdCompressor(level=LEVEL, write_checksum=False)
         self._inflaters = threading.local()
         self._lock = threading.Lock()
+        self._training: threading.Thread | None = None
+        self._training_result: list[bytes] = []
 
     def load(self, conn: sqlite3.Connection) -> None:
         """Read the file's dictionaries (at open)."""
@@ -131,15 +134,48 @@ class DocumentCodec:
         since = next_rid - self._since_rid
         return since > min(NEW_DICTIONARY_EVERY, 9 * self._since_rid)
 
-    def build(self, conn: sqlite3.Connection, next_rid: int) -> None:
-        """Train a dictionary on the latest postings and commit it (own transaction)."""
+    def training(self) -> bool:
+        """Whether a dictionary is being trained in the background (`start`)."""
+        return self._training is not None
+
+    def trained(self) -> bool:
+        """Whether a background training has finished: `install` may take its result."""
+        return self._training is not None and not self._training.is_alive()
+
+    def start(self, conn: sqlite3.Connection) -> None:
+        """Read the sample (the latest postings' JSON, ~0.1 s for 5,000) and train on it in a
+        thread of its own: Zstandard releases the GIL while training (1.3-2.2 s for 5,000
+        NHS ads), so writes go on meanwhile with the current dictionary, and no `/dedup`
+        request waits for it. `install` commits the result at a later batch."""
+        sample = self._sample(conn)
+        result: list[bytes] = []
+        self._training = threading.Thread(
+            target=lambda: result.append(_trained(sample)), name="train-dictionary", daemon=True
+        )
+        self._training_result = result
+        self._training.start()
+
+    def wait(self) -> None:
+        """Until a background training has finished (tests, and a caller that must know)."""
+        if self._training is not None:
+            self._training.join()
+
+    def install(self, conn: sqlite3.Connection, next_rid: int) -> None:
+        """Commit the finished background training's dictionary; postings from `next_rid`
+        on use it."""
+        self.wait()
+        result, self._training, self._training_result = self._training_result, None, []
+        self._commit(conn, next_rid, result[0] if result else b"")
+
+    def _sample(self, conn: sqlite3.Connection) -> list[bytes]:
         rows = conn.execute(
             "SELECT p.document, p.decision, d.body FROM postings p"
             " LEFT JOIN documents d ON d.rid = p.rid ORDER BY p.rid DESC LIMIT ?",
             (SAMPLE_LATEST,),
         ).fetchall()
-        sample = [self.raw(conn, *row) for row in reversed(rows)]
-        data = _trained(sample)
+        return [self.raw(conn, *row) for row in reversed(rows)]
+
+    def _commit(self, conn: sqlite3.Connection, next_rid: int, data: bytes) -> None:
         if not data:
             return
         conn.execute("BEGIN IMMEDIATE")

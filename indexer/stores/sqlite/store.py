@@ -325,20 +325,29 @@ class SqliteStore:
                 self._stats.commit()
 
     def _new_dictionary_if_due(self) -> None:
-        """Sample a new document dictionary when enough postings were written since the last
-        (`indexer.stores.sqlite.documents`). Under the writer lock, outside any write transaction:
-        the dictionary is committed before a row uses it. Borrows no connection unless the
-        key index is still to be created or a dictionary is due (every `/dedup` commit
-        passes here)."""
-        if self._bands is not None and not self._codec.wants_dictionary(self._bands.next_rid):
+        """Start training a new document dictionary when enough postings were written since
+        the last, and commit it at the first batch after the training thread is done
+        (`indexer.stores.sqlite.documents`: `DocumentCodec.start`, `install`). Under the
+        writer lock, outside any write transaction: the dictionary is committed before a row
+        uses it. Borrows no connection unless the key index is still to be created or a
+        dictionary is due or trained (every `/dedup` commit passes here)."""
+        codec = self._codec
+        if (
+            self._bands is not None
+            and not codec.trained()
+            and (codec.training() or not codec.wants_dictionary(self._bands.next_rid))
+        ):
             return
         with self._connection("sample a document dictionary") as conn:
             next_rid = self._band_index(conn).next_rid
-            if self._codec.wants_dictionary(next_rid):
-                began = time.perf_counter()
-                self._codec.build(conn, next_rid)
+            began = time.perf_counter()
+            if codec.trained():
+                codec.install(conn, next_rid)
+                logger.info("document dictionary of %s in use from row %d", self._path, next_rid)
+            elif not codec.training() and codec.wants_dictionary(next_rid):
+                codec.start(conn)
                 logger.info(
-                    "document dictionary of %s sampled in %.2f s",
+                    "document dictionary of %s: sample read in %.2f s, training",
                     self._path,
                     time.perf_counter() - began,
                 )
