@@ -132,12 +132,14 @@ and 0.01-0.06 where they were other vacancies (another ward, a campaign's other 
 def told_apart(shingle_count: int, scored: Sequence[Scored], threshold: float) -> set[str]:
     """Clusters holding a candidate the posting was scored against and told apart from:
     under `APART` of the threshold, neither of the two a snippet of the other (a snippet
-    scores low against its full ad by nature). The posting joins none of them, whatever
+    scores low against its full ad by nature), not found only across languages (the
+    classifier tells translations apart less well). The posting joins none of them, whatever
     else in them it matches (the join guard, module docstring)."""
     return {
         s.cluster_id
         for s in scored
         if s.score < APART * threshold
+        and not s.across
         and not is_snippet(shingle_count, s.shingle_count)
         and not is_snippet(s.shingle_count, shingle_count)
     }

@@ -179,3 +179,11 @@ def test_a_told_apart_cluster_is_linked_by_no_other_member() -> None:
         scored("apart", 0.05, "c2"),
     ]
     assert choose(100, candidates, THRESHOLD, MERGE).linkers == ()
+
+
+def test_a_translation_scored_low_does_not_bar_its_cluster() -> None:
+    """A cluster holding the ad and its translation into a third language: the translation,
+    found only across languages, scores low against the posting; the ad decides."""
+    candidates = [scored("ad", 0.9, "c1"), scored("translated", 0.05, "c1", across=True)]
+    choice = choose(100, candidates, THRESHOLD, MERGE)
+    assert choice.match is not None and choice.match.id == "ad"
