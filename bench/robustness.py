@@ -954,17 +954,34 @@ def moved(ad: Ad, new_location: str, new_town: str, drop_postcode: bool = False)
     return ad.posting(**changes)
 
 
+def same_district(a: Ad, b: Ad) -> bool:
+    """Both ads give a postcode of one district ("CR7 7YE" and "CR77YE"; a UK postcode's
+    last three characters are the inward code): one site or its neighbour, whatever the two
+    location strings name ("Croydon University Hospital, London" and "Croydon"), so not
+    another town of a campaign."""
+    if not a.postcode or not b.postcode:
+        return False
+    return district(a.postcode) == district(b.postcode)
+
+
+def district(postcode: str) -> str:
+    code = "".join(postcode.split()).upper()
+    return code[:-3] if len(code) > 4 else code
+
+
 def campaign_towns(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     if not ad.town or not ad.location:
         return None
     mine = fold(ad.town)
-    pool = [o for o in ctx.others(ad) if o.town and o.location and fold(o.town) != mine]
+
+    def elsewhere(o: Ad) -> bool:
+        return (
+            bool(o.town and o.location) and fold(o.town or "") != mine and not same_district(ad, o)
+        )
+
+    pool = [o for o in ctx.others(ad) if elsewhere(o)]
     if not pool:
-        pool = [
-            o
-            for o in ctx.by_area.get((ad.corpus, ad.country), [])
-            if o.town and fold(o.town) != mine and o.location
-        ]
+        pool = [o for o in ctx.by_area.get((ad.corpus, ad.country), []) if elsewhere(o)]
     if ad.location.split(" - ")[0] != ad.location:  # "07 - ANNONAY": stay in the département
         dept = ad.location.split(" - ")[0]
         pool = [o for o in pool if (o.location or "").startswith(f"{dept} - ")] or pool
