@@ -22,7 +22,8 @@ The rules (each with its measured reason where it was introduced):
   links nothing through it: if its match is such a candidate it joins that cluster and merges
   none. A snippet made of an employer's intro matches every ad of that employer.
 - **Join guard.** A posting joins no cluster holding a candidate it was told apart from (scored
-  under half the threshold, neither a snippet of the other), even through another member it
+  under half the threshold, neither a snippet of the other, not found only across
+  languages), even through another member it
   matches; the best joinable candidate decides. Single-link joining chains as merging does:
   a campaign posts one text for many towns, each town's ad scores low against the others
   ("different places"), and one ad placed only at the département ("31 - Garonne (Haute)")

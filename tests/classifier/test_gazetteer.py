@@ -286,7 +286,7 @@ def test_a_departement_prefix_with_its_own_name_is_the_departement(
         ("Ysbyty Gwynedd, Bangor, LL57 2PW", "wales", "gwynedd"),
         ("Bangor, BT20 4TD", "northern ireland", "ards and north down"),
         ("Newport, PO30 5TG", "england", "isle of wight"),
-        ("Newport, NP20 2UB", "wales", "newport"),  # NP straddles no nation here: the name
+        ("Newport, NP20 2UB", "wales", "newport"),  # NP straddles a border: no hint
         ("Newcastle, NE2 1JP", "england", "newcastle upon tyne"),
     ],
 )
