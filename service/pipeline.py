@@ -473,7 +473,8 @@ class Deduplicator:
         """Verified candidates: hits of the band keys, the lookup keys (lead fingerprints,
         company-title key) or the block key inside the time window whose estimated overlap
         coefficient reaches `verify_min_overlap`, or `CONTAINMENT_MIN_OVERLAP` for hits that
-        share no band key (block-key hits are always kept), best overlap first, capped at
+        share no band key (hits sharing the block key or the company-title key are always
+        kept, `_same_company_title`), best overlap first, capped at
         `max_candidates`, of which at most `MAX_PARTIAL_CANDIDATES` in a partial relation (one
         side's shingle set under `PARTIAL_RATIO` of the other's).
 
