@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from indexer.lookup_keys import (
     LEAD_SHINGLES,
     WINDOW,
+    block_company_title_key,
     company_title_key,
     company_word,
     lead_fingerprints,
@@ -28,6 +29,8 @@ from tests.snippets import (
     DATA_ENGINEER_FULL_TEXT,
     DATA_ENGINEER_SNIPPET,
     INTRO_SNIPPET_TEXT,
+    WTTJ_FULL,
+    WTTJ_INTRO_SNIPPET,
     ad,
     snippet_of,
 )
@@ -174,3 +177,15 @@ def test_with_boilerplate_keeps_the_keys_only_when_no_job_unit_changed(mask: lis
     masked = with_boilerplate(full, mask, PARAMS)
     want = lookup_keys(full.profile, mask, full.company_key, full.title_key)
     assert masked.lookup_keys == want
+
+
+def test_a_hit_s_company_title_key_is_read_from_its_block_key() -> None:
+    """The store does not say which key found a hit: the pipeline recomputes the hit's
+    company-title key from its block key ("company key|title key")."""
+    prepared = prepare_document(WTTJ_FULL, PARAMS)
+    snippet = prepare_document(WTTJ_INTRO_SNIPPET, PARAMS)
+    assert prepared.block_key != snippet.block_key  # "acme assurances" / "groupe acme"
+    expected = company_title_key(snippet.company_key, snippet.title_key)
+    assert expected is not None
+    assert block_company_title_key(prepared.block_key) == expected
+    assert block_company_title_key("|data engineer") is None  # no employer named
