@@ -391,8 +391,9 @@ def _resolve(location: str) -> Place | None:
     prefixed = ""  # what follows a département prefix, numbers kept ("paris 08")
     if m := _DEPT_PREFIX.match(text):
         dept = ix.departements.get(m.group(1).upper())
-        text = m.group(2) if _DEPT_MARK.search(m.group(2)) else _uninverted(m.group(2))
+        text = m.group(2)
         if dept is not None:
+            text = _uninverted(text, _place(dept))
             prefixed = norm(_DEPT_MARK.sub("", text))
             groups.append([_place(dept)])
             dept_place = groups[0][0]
@@ -473,10 +474,15 @@ def _in_nation(place: Place, nation: str) -> bool:
 _INVERTED_NAME = re.compile(r"^([^()]+?)\s*\(([^()]+)\)\s*$")
 
 
-def _uninverted(name: str) -> str:
-    """A département name as Pôle emploi's partner boards invert it, put back in order:
-    "Rhin (Bas)" → "Bas Rhin", "Seine (Hauts de)" → "Hauts de Seine"."""
-    return _INVERTED_NAME.sub(r"\2 \1", name)
+def _uninverted(name: str, dept: Place) -> str:
+    """A département's name as Pôle emploi's partner boards invert it, put back in order
+    ("Rhin (Bas)" → "Bas Rhin", "Seine (Hauts de)" → "Hauts de Seine"), when the reordered
+    name is that of `dept`; any other "X (Y)" ("TOULOUSE (Blagnac)", "Paris (Dept.)") stays
+    as written."""
+    if _DEPT_MARK.search(name) or not _INVERTED_NAME.match(name):
+        return name
+    reordered = _INVERTED_NAME.sub(r"\2 \1", name)
+    return reordered if _names_an_area_holding(norm(reordered), dept) else name
 
 
 def _names_an_area_holding(text: str, dept: Place) -> bool:

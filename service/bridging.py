@@ -64,9 +64,9 @@ def placed_within(location: object, document: Mapping[str, Any]) -> bool:
     (a town of the département, a département of the region): then a posting at `location`
     does not link its cluster to another. An ad placed only at the département ("31 - Garonne
     (Haute)") matches every town's ad of a campaign that posts one text for many towns, and
-    most of those were never compared with each other (50 candidates each), so the judged-
-    distinct evidence below cannot stop it: in the French corpora such ads merged clusters of
-    59 and 44 towns' ads."""
+    many of those were never compared with each other (50 candidates each, a 60-day window),
+    so the judged-distinct evidence below cannot stop it
+    (tests/api/test_campaigns.py: two towns 74 days apart, merged without this rule)."""
     inner = document.get("location")
     if not isinstance(location, str) or not isinstance(inner, str):
         return False

@@ -514,16 +514,20 @@ class Deduplicator:
         cfg = self.config
         verified: list[Candidate] = []
         bands: set[int] | None = None  # the query's band keys, built on first need
-        loose = company_title_key(prepared.company_key, prepared.title_key)
+        loose: list[int | None] = []  # the query's company-title key, made on first need
         for other in found:
             candidate = candidate_for(prepared, other)
-            if other.block_key != prepared.block_key and not _same_company_title(loose, other):
-                if candidate.overlap < cfg.verify_min_overlap:
-                    continue
-                if candidate.overlap < CONTAINMENT_MIN_OVERLAP:
+            if other.block_key != prepared.block_key:
+                vouched = candidate.overlap >= cfg.verify_min_overlap
+                if vouched and candidate.overlap < CONTAINMENT_MIN_OVERLAP:
                     bands = set(prepared.band_keys) if bands is None else bands
-                    if bands.isdisjoint(band_keys(other.sketch, self.store.params)):
-                        continue  # found through a lookup key only, and no containment
+                    # else found through a lookup key only, and no containment
+                    vouched = not bands.isdisjoint(band_keys(other.sketch, self.store.params))
+                if not vouched:
+                    if not loose:
+                        loose.append(company_title_key(prepared.company_key, prepared.title_key))
+                    if not _same_company_title(loose[0], other):
+                        continue
             verified.append(candidate)
         verified.sort(key=lambda c: (-c.overlap, c.posting.posted_at, c.posting.id))
         verified = _cap_partial(prepared, verified)[: cfg.max_candidates]
