@@ -499,6 +499,7 @@ class Deduplicator:
                 since=prepared.posted_at - window if self.config.window_days else None,
                 until=prepared.posted_at + window if self.config.window_days else None,
                 exclude_id=prepared.id,
+                near=prepared.posted_at,
             )
         )
 

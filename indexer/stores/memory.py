@@ -259,7 +259,7 @@ class MemoryStore:
             if p.id != query.exclude_id and keys & weights.keys()
         }
         postings = {p.id: p for p, _ in window}
-        return [_bare(postings[pid]) for pid in ranked(scores, query.limit)]
+        return [_bare(postings[pid]) for pid in ranked(scores, query.limit, query.near)]
 
     def recheck_ids(
         self, queries: Sequence[CandidateQuery], since: datetime

@@ -27,6 +27,7 @@ def search(
     until: float | None = 30,
     exclude: str | None = None,
     limit: int = 3,
+    near: float | None = None,
 ) -> TranslationQuery:
     return TranslationQuery(
         anchors=found,
@@ -34,6 +35,7 @@ def search(
         until=None if until is None else day(until),
         exclude_id=exclude,
         limit=limit,
+        near=None if near is None else day(near),
     )
 
 
@@ -63,6 +65,18 @@ def test_rarer_and_more_shared_anchors_rank_first(store: IndexStore) -> None:
     index(store, "pl-d", anchors("pl", 1))
     assert ids(store, search(anchors("en", 1, 7, 8, 9), limit=3)) == ["pl-a", "pl-c", "pl-b"]
     assert ids(store, search(anchors("en", 1, 7, 8, 9), limit=1)) == ["pl-a"]
+
+
+def test_equal_weights_rank_the_closest_in_time_first(store: IndexStore) -> None:
+    # every Polish posting shares one anchor (a place) with the query, so all weigh alike
+    for pid, when in (("pl-old", -20), ("pl-mid", -9), ("pl-near", 1), ("pl-late", 12)):
+        index(store, pid, anchors("pl", 7, 100 + len(pid) + int(when)), when)
+    assert ids(store, search(anchors("en", 7), near=0, limit=2)) == ["pl-near", "pl-mid"]
+    assert ids(store, search(anchors("en", 7), near=11, limit=2)) == ["pl-late", "pl-near"]
+    assert ids(store, search(anchors("en", 7), limit=2)) == ["pl-old", "pl-mid"]  # by time
+    # a heavier posting still ranks first, however far
+    index(store, "pl-heavy", anchors("pl", 7, 55), -25)
+    assert ids(store, search(anchors("en", 7, 55), near=0, limit=2)) == ["pl-heavy", "pl-near"]
 
 
 def test_common_anchor_gives_nothing(store: IndexStore) -> None:

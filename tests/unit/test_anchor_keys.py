@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
@@ -121,6 +121,18 @@ def test_ranked_by_weight_then_time_then_id() -> None:
     later = datetime(2025, 10, 2, tzinfo=UTC)
     scores = {"b": (1.0, T0), "a": (1.0, T0), "c": (1.0 + 1e-12, later), "d": (2.0, later)}
     assert ranked(scores, 3) == ["d", "a", "b"]
+
+
+def test_ranked_among_equal_weights_by_closeness_to_the_query() -> None:
+    scores = {
+        "early": (1.0, T0 - timedelta(days=10)),
+        "same_day": (1.0, T0 + timedelta(hours=3)),
+        "after": (1.0, T0 + timedelta(days=2)),
+        "before": (1.0, T0 - timedelta(days=2)),
+        "heavier": (2.0, T0 - timedelta(days=50)),
+    }
+    assert ranked(scores, 4, near=T0) == ["heavier", "same_day", "before", "after"]
+    assert ranked(scores, 2) == ["heavier", "early"]  # without `near`: by posted_at
 
 
 def test_holders_of_each_key_within_the_window() -> None:

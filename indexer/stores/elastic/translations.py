@@ -268,7 +268,10 @@ class TranslationSearch:
             for pid, source in holders.items()
             if pid != query.exclude_id
         }
-        return [posting_from_source(_light(holders[pid])) for pid in ranked(scores, query.limit)]
+        return [
+            posting_from_source(_light(holders[pid]))
+            for pid in ranked(scores, query.limit, query.near)
+        ]
 
     def _ask_languages(
         self, others: Sequence[str], since: int | None, until: int | None, pending: _Pending

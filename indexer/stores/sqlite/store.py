@@ -540,13 +540,16 @@ class SqliteStore:
                 return []
             # One more than the limit (the query's own id may be among them), and the ties
             # of the last, so that the id decides among equals as `ranked` says.
-            order = sorted(scores, key=lambda r: (-round(scores[r][0], 9), scores[r][1]))
+            near = None if query.near is None else to_micros(query.near)
+
+            def rank(rid: int) -> tuple[float, float, float]:
+                weight, at = scores[rid]
+                return -round(weight, 9), 0.0 if near is None else abs(at - near), at
+
+            order = sorted(scores, key=rank)
             cut = min(len(order), query.limit + 1)
-            last = order[cut - 1]
-            while cut < len(order) and (
-                round(scores[order[cut]][0], 9),
-                scores[order[cut]][1],
-            ) == (round(scores[last][0], 9), scores[last][1]):
+            last = rank(order[cut - 1])
+            while cut < len(order) and rank(order[cut]) == last:
                 cut += 1
             rows = []
             chosen = order[:cut]
@@ -560,7 +563,9 @@ class SqliteStore:
             for row in rows
             if row["id"] != query.exclude_id
         }
-        best = ranked({pid: (s, p.posted_at) for pid, (s, p) in postings.items()}, query.limit)
+        best = ranked(
+            {pid: (s, p.posted_at) for pid, (s, p) in postings.items()}, query.limit, query.near
+        )
         return [postings[pid][1] for pid in best]
 
     def unit_counts(
