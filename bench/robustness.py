@@ -329,6 +329,7 @@ class Ad:
     regions: tuple[str, ...] = ()  # what a board would write instead of the town
     contract: frozenset[str] = frozenset()  # full_time, part_time, permanent, fixed_term
     postcode: str | None = None
+    occupation: str | None = None  # the job centre's occupation label (French ads' ROME)
     shingles: frozenset[int] = field(default=frozenset(), repr=False, compare=False)
 
     @property
@@ -545,6 +546,7 @@ def load_french(data: Path, gaz: Gazetteer) -> list[Ad]:
                         place=place,
                         regions=regions,
                         contract=contract,
+                        occupation=str(extra.get("appellation") or "") or None,
                     )
                 )
     return ads
@@ -921,6 +923,17 @@ def reposted_later(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     return built
 
 
+def occupation_title(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
+    """The ad relayed by the job centre under its occupation label instead of the
+    employer's title ("Vendeur au Rayon Charcuterie (H/F)" -> "Vendeur / Vendeuse rayon
+    traiteur"), text unchanged: the label each French job-centre ad carries
+    (`extra.appellation`), where it differs from the title."""
+    if ad.occupation is None or fold(ad.occupation) in fold(ad.title):
+        return None
+    title = ad.occupation + rng.choice(("", " (H/F)", " H/F"))
+    return repost(ad, rng, title=title, source="france_travail")
+
+
 def translated(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     row = ctx.mt.get(text_key(ad.description))
     if ad.group != "eures" or ad.lang == "en" or row is None:
@@ -1124,6 +1137,7 @@ FAMILIES = (
     Family("reformatted", "duplicate", reformatted),
     Family("reposted_later", "duplicate", reposted_later),
     Family("translated", "duplicate", translated, ("eures",)),
+    Family("occupation_title", "duplicate", occupation_title, ("fr",)),
     Family("campaign_towns", "not_duplicate", campaign_towns),
     Family("employer_template", "not_duplicate", employer_template),
     Family("other_grade_or_contract", "not_duplicate", other_grade_or_contract),
