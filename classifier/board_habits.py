@@ -125,11 +125,17 @@ def occupation_title(posting: Posting, rng: random.Random, ctx: Context) -> Post
     """The job centre's occupation title in place of the employer's ("Infirmier H/F en SSR -
     CDI" relayed as "Infirmier / Infirmière de soins généraux"), where the ad carries it
     (`extra.occupation`, from the French corpora); else a contract word in the title."""
-    extra = posting.get("extra")
-    occupation = extra.get("occupation") if isinstance(extra, dict) else None
+    occupation = occupation_of(posting)
     if not occupation:
         return contract_in_title(posting, rng, ctx)
-    return {**posting, "title": str(occupation) + rng.choice(("", " (H/F)", " H/F"))}
+    return {**posting, "title": occupation + rng.choice(("", " (H/F)", " H/F"))}
+
+
+def occupation_of(posting: Posting) -> str | None:
+    """The job centre's occupation label an ad carries (`extra.occupation`), if any."""
+    extra = posting.get("extra")
+    occupation = extra.get("occupation") if isinstance(extra, dict) else None
+    return str(occupation) if occupation else None
 
 
 def town_in_title(posting: Posting, rng: random.Random, ctx: Context) -> Posting:

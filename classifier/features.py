@@ -36,7 +36,7 @@ from indexer.minhash import SketchParams, estimate_jaccard, overlap_from_jaccard
 from indexer.prepare import PreparedPosting, prepare_document
 from indexer.store import StoredPosting
 
-FEATURE_VERSION = 6
+FEATURE_VERSION = 7
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -46,6 +46,8 @@ FEATURE_VERSION = 6
 # 5: titles also compared without the employer's identifying words; towns without the short
 #    function words of multi-word names ("sur"), which made any two French ads "co-located".
 # 6: layout_ratio (the texts' punctuation, numbers and line breaks: what a translation keeps).
+# 7: titles with both genders of a word ("Vendeur / Vendeuse", "Verkäufer/in") read with one
+#    (`classifier.gender_forms`), as job centres' occupation labels write them.
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (

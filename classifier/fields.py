@@ -26,6 +26,7 @@ import xxhash
 from classifier import contacts
 from classifier import lexicon as lx
 from classifier.gazetteer import Place, resolve
+from classifier.gender_forms import fold_gender_forms
 from classifier.places import location_parts
 from classifier.places import place_keys as place_keys  # re-exported: mutations uses it
 from indexer._kernels import layout_marks
@@ -179,7 +180,7 @@ def extract_fields(
     what an earlier reading found ("" for none; a stored posting keeps it), spares the
     language identifier.
     """
-    title = field_text(document, "title")
+    title = fold_gender_forms(field_text(document, "title"))
     text = plain(strip_html(field_text(document, "description")))
     if reading is None:
         reading = read_text(document, text, known_language=known_language)

@@ -11,6 +11,8 @@ Families (the `kind` of a pair), with the labelling rule of each:
   dropped rather than guessed. Same description at several sites *that the text itself
   lists* is one vacancy offered at any of them, as gold-dev labels it.
 - `pos_synthetic`: an ad and a re-post of it (`variants.repost`).
+- `pos_occupation_title`: an ad and its job centre's relay under the occupation label the ad
+  carries (French ads; `RELABELLED`).
 - `mut_*`: an ad made into another vacancy (`mutations`), then re-posted like positives.
 - `boilerplate`: two ads of one employer padded with the same boilerplate; `random`: easy.
 Cosmetic re-posting is applied to both labels at the same rates, so "was transformed" is no
@@ -72,6 +74,13 @@ REAL_CAPS = {"real_role": 5500, "real_employer": 2000, "real_location": 2500}
 """Caps on the most frequent real families (the rest are kept whole): they are easy once a
 few thousand are seen, and would otherwise push the positive share under a quarter."""
 REAL_SAME_TITLE = 1500
+RELABELLED = 0.25
+"""Share of the synthetic re-posts of an ad carrying its job centre's occupation label
+(French ads) that a job centre relays under that label (`board_habits.occupation_title`),
+beyond the board habits every re-post may show. The `other_role` mutations teach the
+same text under another title of the employer as another vacancy; without these the model
+read the label as one too: 0.35 of the French ads re-titled with their label
+(`bench/robustness.py --families occupation_title`) scored as duplicates."""
 MAX_PER_EXACT_GROUP = 30
 
 
@@ -243,6 +252,10 @@ class Synthesiser:
                 sites = self._multisite(ad)
                 if sites is not None:
                     first, second = sites
+            elif roll < 0.08 + RELABELLED and board_habits.occupation_of(ad.document):
+                second = board_habits.occupation_title(second, rng, self._context(ad))
+                pairs.append(RawPair(first, second, 1, "pos_occupation_title", ad))
+                continue
             pairs.append(RawPair(first, second, 1, "pos_synthetic", ad))
         made = 0
         while made < plan.mutations:

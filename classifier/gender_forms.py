@@ -1,0 +1,113 @@
+"""Job titles written in both grammatical genders, folded to one form for comparison.
+
+Job centres and their relays write occupation titles with both forms ("Vendeur / Vendeuse en
+équipement de la maison", "Conducteur collecteur / Conductrice collectrice de lait", "Aide
+ménager / ménagère à domicile": France Travail's ROME labels), German boards "Verkäufer/in"
+or "Ingenieur/-in", while the employer's own ad says "Vendeur H/F" or "Ménagère/ménager".
+`indexer.text.normalise_title` removes gender *markers* ("(H/F)", "m/w/d", "Entwickler*in",
+"Chargé(e)"); the second *word* of a double form stays, and made an occupation title look like
+another role to the classifier: of 300 French ads re-titled with their job centre's
+occupation label (the ads' `extra.appellation`, same text), 0.66 scored as duplicates
+(0.43 of the France Travail ones).
+
+Only the classifier's fields fold (`classifier.fields.extract_fields`): the index's title key
+is persisted in block keys and stays as it is.
+
+A word after a "/" is dropped when it is the other gender of a word in the segment before the
+"/" (or that word is dropped, when it is the longer form): the shorter form, nearly always
+the masculine, stays where the first form stood, so "Ménagère/ménager" and "ménager /
+ménagère" both read "ménager". Forms are recognised by French endings (-eur/-euse/-rice/
+-eresse, -er/-ère, -ien/-ienne, -f/-ve, -x/-se, a final -e, -le, -ne, -te, -sse) and the German
+"/in", "/-in", "/innen"; nothing else is touched ("Manager / Management" stays).
+"""
+
+from __future__ import annotations
+
+import re
+
+_SLASH = re.compile(r"(\s*/\s*-?)")
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
+_GERMAN_FEMININE = frozenset({"in", "innen", "inn"})
+_MIN_STEM = 3
+
+
+def fold_gender_forms(title: str) -> str:
+    """`title` with the second form of each double-gender word removed (see the module
+    docstring); every other "/" and what follows it kept as written."""
+    if "/" not in title:
+        return title
+    pieces = _SLASH.split(title)
+    out = pieces[0]
+    for separator, piece in zip(pieces[1::2], pieces[2::2], strict=True):
+        merged, rest = _merge(out, piece)
+        if merged is None:
+            out = f"{out}{separator}{piece}"
+        else:
+            out = f"{merged} {rest}" if rest else merged
+    return out
+
+
+def _merge(before: str, after: str) -> tuple[str | None, str]:
+    """(`before` with any longer form replaced by its shorter one, what is left of `after`
+    once its leading other-gender words are taken out); (None, `after`) when `after` does
+    not start with one."""
+    words_before = list(_WORD.finditer(before))
+    position = 0
+    while True:
+        match = _WORD.match(after, position)
+        if match is None:
+            break
+        word = match.group(0)
+        if not words_before and word.casefold() in _GERMAN_FEMININE:
+            break
+        if words_before and word.casefold() in _GERMAN_FEMININE and position == 0:
+            position = _skip_space(after, match.end())
+            continue
+        partner = next(
+            (m for m in reversed(words_before) if is_other_gender(m.group(0), word)), None
+        )
+        if partner is None:
+            break
+        if len(word) < len(partner.group(0)):  # keep the shorter form where the first stood
+            before = before[: partner.start()] + word + before[partner.end() :]
+            words_before = list(_WORD.finditer(before))
+        position = _skip_space(after, match.end())
+    if position == 0:
+        return None, after
+    return before.rstrip(), after[position:].strip()
+
+
+def _skip_space(text: str, position: int) -> int:
+    while position < len(text) and text[position].isspace():
+        position += 1
+    return position
+
+
+def is_other_gender(first: str, second: str) -> bool:
+    """Whether two words are the two genders of one French occupation word, in either
+    order ("vendeur"/"vendeuse", "ménagère"/"ménager", "technicien"/"technicienne")."""
+    a, b = _plain(first), _plain(second)
+    if a == b or not a or not b:
+        return False
+    short, long = sorted((a, b), key=len)
+    if len(short) < _MIN_STEM:
+        return False
+    if long == short + "e" or long in {short + "ne", short + "le", short + "te", short + "sse"}:
+        return True
+    if short.endswith("eur"):
+        stem = short[:-3]
+        return long in {stem + "euse", stem + "rice", stem + "eresse", stem + "eure"}
+    if short.endswith("er"):
+        return long == short[:-2] + "ere"
+    if short.endswith("f"):
+        return long == short[:-1] + "ve"
+    if short.endswith("x"):
+        return long == short[:-1] + "se"
+    return False
+
+
+_ACCENTS = str.maketrans("àâäéèêëîïôöùûüç", "aaaeeeeiioouuuc")
+
+
+def _plain(word: str) -> str:
+    return word.casefold().translate(_ACCENTS)
