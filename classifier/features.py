@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -35,8 +36,9 @@ from classifier.scoring import Candidate
 from indexer.minhash import SketchParams, estimate_jaccard, overlap_from_jaccard
 from indexer.prepare import PreparedPosting, prepare_document
 from indexer.store import StoredPosting
+from indexer.text import tokenize
 
-FEATURE_VERSION = 7
+FEATURE_VERSION = 8
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -48,6 +50,7 @@ FEATURE_VERSION = 7
 # 6: layout_ratio (the texts' punctuation, numbers and line breaks: what a translation keeps).
 # 7: titles with both genders of a word ("Vendeur / Vendeuse", "Verkäufer/in") read with one
 #    (`classifier.gender_forms`), as job centres' occupation labels write them.
+# 8: location_in_other_description: two different towns (gazetteer) each named whole.
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -375,15 +378,8 @@ def _location_features(a: PostingFields, b: PostingFields) -> list[float]:
     places_a, places_b = a.location_tokens, b.location_tokens
     has_places = bool(places_a) and bool(places_b)
     # A vacancy offered at several bases lists them in its text ("Manchester, Newcastle or
-    # Bristol"): each side's town named in the other's description.
-    mentioned = (
-        float(
-            not a.towns.isdisjoint(b.description_tokens)
-            and not b.towns.isdisjoint(a.description_tokens)
-        )
-        if a.towns and b.towns
-        else NAN
-    )
+    # Bristol"): each side's town named in the other's description (`_mentioned`).
+    mentioned = _mentioned(a, b)
     return [
         float(a.location_key == b.location_key) if both else NAN,
         _jaccard(places_a, places_b) if has_places else NAN,
@@ -396,6 +392,49 @@ def _location_features(a: PostingFields, b: PostingFields) -> list[float]:
         mentioned,
         *_place_features(a, b),
     ]
+
+
+def _mentioned(a: PostingFields, b: PostingFields) -> float:
+    """Whether each side's town is named in the other's description (NaN without towns).
+    For two different towns the gazetteer resolved, only the words that set each name apart
+    count (`_own_words`): communes share words ("Ernolsheim-lès-Saverne" /
+    "Saint-Jean-Saverne", "Villers-lès-Nancy" / "Essey-lès-Nancy", "Lagny-sur-Marne" /
+    "Vaires-sur-Marne"), an ad naming its own commune names the shared word too, and one
+    campaign's ads read as one vacancy listing both places (14 pairs of one childcare
+    campaign in the French corpora). Otherwise any word of the town counts, so a site
+    written two ways still names its town."""
+    if not (a.towns and b.towns):
+        return NAN
+    pa, pb = a.place, b.place
+    if (
+        pa is not None
+        and pb is not None
+        and pa.level == pb.level == "town"
+        and gazetteer.relation(pa, pb) == "different"
+    ):
+        own_a, own_b = _own_words(pa.name, pb.name), _own_words(pb.name, pa.name)
+        return float(
+            not own_a.isdisjoint(b.description_tokens)
+            and not own_b.isdisjoint(a.description_tokens)
+        )
+    return float(
+        not a.towns.isdisjoint(b.description_tokens)
+        and not b.towns.isdisjoint(a.description_tokens)
+    )
+
+
+def _own_words(name: str, other: str) -> frozenset[str]:
+    """The words of town `name` that `other` lacks, without short ones ("lès", "sur", "upon",
+    "St"), which any text of the language holds: "Newcastle upon Tyne" against "Manchester"
+    is named by "newcastle" or "tyne"."""
+    own = _name_words(name) - _name_words(other)
+    return frozenset(w for w in own if len(w) > 4) or own or _name_words(name)
+
+
+@lru_cache(maxsize=1 << 14)
+def _name_words(name: str) -> frozenset[str]:
+    """The words of a gazetteer name as the description's tokens read them."""
+    return frozenset(tokenize(name))
 
 
 PLACE_RELATIONS = {"same": 0.0, "contains": 1.0, "different": 2.0}
