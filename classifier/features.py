@@ -379,7 +379,8 @@ def _location_features(a: PostingFields, b: PostingFields) -> list[float]:
     has_places = bool(places_a) and bool(places_b)
     # A vacancy offered at several bases lists them in its text ("Manchester, Newcastle or
     # Bristol"): each side's town named in the other's description (`_mentioned`).
-    mentioned = _mentioned(a, b)
+    relation = gazetteer.relation(a.place, b.place)  # once: both helpers read it
+    mentioned = _mentioned(a, b, relation)
     return [
         float(a.location_key == b.location_key) if both else NAN,
         _jaccard(places_a, places_b) if has_places else NAN,
@@ -390,11 +391,11 @@ def _location_features(a: PostingFields, b: PostingFields) -> list[float]:
         missing,
         float(a.remote or b.remote),
         mentioned,
-        *_place_features(a, b),
+        *_place_features(a, b, relation),
     ]
 
 
-def _mentioned(a: PostingFields, b: PostingFields) -> float:
+def _mentioned(a: PostingFields, b: PostingFields, relation: str) -> float:
     """Whether each side's town is named in the other's description (NaN without towns).
     For two different towns the gazetteer resolved, only the words that set each name apart
     count (`_own_words`): communes share words ("Ernolsheim-lès-Saverne" /
@@ -410,7 +411,7 @@ def _mentioned(a: PostingFields, b: PostingFields) -> float:
         pa is not None
         and pb is not None
         and pa.level == pb.level == "town"
-        and gazetteer.relation(pa, pb) == "different"
+        and relation == "different"
     ):
         own_a, own_b = _own_words(pa.name, pb.name), _own_words(pb.name, pa.name)
         return float(
@@ -442,12 +443,12 @@ PLACE_RELATIONS = {"same": 0.0, "contains": 1.0, "different": 2.0}
 country against the board's town, not a conflict; "different" is another town or area."""
 
 
-def _place_features(a: PostingFields, b: PostingFields) -> list[float]:
+def _place_features(a: PostingFields, b: PostingFields, relation: str) -> list[float]:
     """(relation of the two resolved places, log1p of their distance in km): neighbouring
     towns are different places, but a suburb named instead of the city is close by."""
-    relation = PLACE_RELATIONS.get(gazetteer.relation(a.place, b.place), NAN)
+    as_number = PLACE_RELATIONS.get(relation, NAN)
     distance = gazetteer.distance_km(a.place, b.place)
-    return [relation, NAN if distance is None else math.log1p(distance)]
+    return [as_number, NAN if distance is None else math.log1p(distance)]
 
 
 def _contact_features(a: PostingFields, b: PostingFields) -> list[float]:

@@ -25,9 +25,11 @@ from __future__ import annotations
 
 import re
 
+from indexer.text import fold_accents
+
 _SLASH = re.compile(r"(\s*/\s*-?)")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
-_GERMAN_FEMININE = frozenset({"in", "innen", "inn"})
+_GERMAN_FEMININE = frozenset({"in", "innen"})
 _MIN_STEM = 3
 
 
@@ -106,8 +108,5 @@ def is_other_gender(first: str, second: str) -> bool:
     return False
 
 
-_ACCENTS = str.maketrans("àâäéèêëîïôöùûüç", "aaaeeeeiioouuuc")
-
-
 def _plain(word: str) -> str:
-    return word.casefold().translate(_ACCENTS)
+    return fold_accents(word.casefold())
