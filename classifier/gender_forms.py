@@ -17,8 +17,11 @@ A word after a "/" is dropped when it is the other gender of a word in the segme
 "/" (or that word is dropped, when it is the longer form): the shorter form, nearly always
 the masculine, stays where the first form stood, so "Ménagère/ménager" and "ménager /
 ménagère" both read "ménager". Forms are recognised by French endings (-eur/-euse/-rice/
--eresse, -er/-ère, -ien/-ienne, -f/-ve, -x/-se, a final -e, -le, -ne, -te, -sse) and the German
-"/in", "/-in", "/innen"; nothing else is touched ("Manager / Management" stays).
+-eresse, -er/-ère, -ien/-ienne, -f/-ve, -x/-se, a final -e, -le, -ne, -te, -sse), those of the
+other EURES languages (Spanish and Portuguese -a and -o/-a, German -in, Croatian -ica and
+-nik/-nica: "Vendedor / Vendedora", "Verkäufer / Verkäuferin", "SAVJETNIK/SAVJETNICA") and the
+German "/in", "/-in", "/innen" when they end the word ("Nurse/In-Patients" stays); nothing
+else is touched ("Manager / Management" stays).
 """
 
 from __future__ import annotations
@@ -62,7 +65,12 @@ def _merge(before: str, after: str) -> tuple[str | None, str]:
         word = match.group(0)
         if not words_before and word.casefold() in _GERMAN_FEMININE:
             break
-        if words_before and word.casefold() in _GERMAN_FEMININE and position == 0:
+        if (
+            words_before
+            and position == 0
+            and word.casefold() in _GERMAN_FEMININE
+            and not after[match.end() : match.end() + 1].startswith(("-", "'", "’"))
+        ):  # "/in", not the first part of a compound word ("Nurse/In-Patients")
             position = _skip_space(after, match.end())
             continue
         partner = next(
@@ -86,16 +94,25 @@ def _skip_space(text: str, position: int) -> int:
 
 
 def is_other_gender(first: str, second: str) -> bool:
-    """Whether two words are the two genders of one French occupation word, in either
-    order ("vendeur"/"vendeuse", "ménagère"/"ménager", "technicien"/"technicienne")."""
+    """Whether two words are the two genders of one occupation word, in either order:
+    French ("vendeur"/"vendeuse", "ménagère"/"ménager", "technicien"/"technicienne"),
+    Spanish and Portuguese ("vendedor"/"vendedora", "enfermeiro"/"enfermeira"), German
+    ("Verkäufer"/"Verkäuferin", "Koch"/"Köchin") and Croatian ("savjetnik"/"savjetnica",
+    "konobar"/"konobarica"): the endings of the EURES languages' feminine forms."""
     a, b = _plain(first), _plain(second)
     if a == b or not a or not b:
         return False
     short, long = sorted((a, b), key=len)
     if len(short) < _MIN_STEM:
         return False
-    if long == short + "e" or long in {short + "ne", short + "le", short + "te", short + "sse"}:
+    if long in {short + ending for ending in _FRENCH_ADDED}:
         return True
+    if len(short) < _MIN_FOREIGN_STEM:  # "CFO/CFA" is two acronyms
+        return False
+    if long in {short + ending for ending in _OTHER_ADDED}:
+        return True
+    if len(long) == len(short) and short[:-1] == long[:-1]:
+        return {short[-1], long[-1]} in _SWAPPED_ENDINGS  # "enfermeiro"/"enfermeira"
     if short.endswith("eur"):
         stem = short[:-3]
         return long in {stem + "euse", stem + "rice", stem + "eresse", stem + "eure"}
@@ -105,7 +122,24 @@ def is_other_gender(first: str, second: str) -> bool:
         return long == short[:-1] + "ve"
     if short.endswith("x"):
         return long == short[:-1] + "se"
+    if short.endswith("k"):
+        return long == short[:-1] + "ca"  # Croatian "-nik" / "-nica"
     return False
+
+
+_FRENCH_ADDED = ("e", "ne", "le", "te", "sse")
+"""French feminine forms made by adding to the masculine: -e, after a doubled consonant."""
+
+_OTHER_ADDED = ("a", "in", "ica")
+"""Feminine forms made by adding to the masculine: Spanish and Portuguese -a, German -in,
+Croatian -ica."""
+
+_MIN_FOREIGN_STEM = 4
+"""Shortest masculine form for the endings of the other languages (one letter apart from
+the masculine, they would also join two acronyms)."""
+
+_SWAPPED_ENDINGS = ({"o", "a"}, {"e", "a"})
+"""Feminine forms made by changing the masculine's last vowel (Spanish, Portuguese, Italian)."""
 
 
 def _plain(word: str) -> str:

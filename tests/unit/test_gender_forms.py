@@ -24,6 +24,12 @@ from classifier.gender_forms import fold_gender_forms, is_other_gender
         ("Cuisinier/Cuisinière", "Cuisinier"),
         ("Verkäufer/in", "Verkäufer"),
         ("Ingenieur/-in Luft- und Raumfahrttechnik", "Ingenieur Luft- und Raumfahrttechnik"),
+        ("Vendedor / Vendedora de tienda", "Vendedor de tienda"),
+        ("Enfermeiro / Enfermeira", "Enfermeiro"),
+        ("Verkäufer / Verkäuferin", "Verkäufer"),
+        ("Koch/Köchin", "Koch"),
+        ("SAVJETNIK/SAVJETNICA", "SAVJETNIK"),
+        ("Konobar / konobarica", "Konobar"),
     ],
 )
 def test_the_second_form_of_a_double_gender_word_goes(title: str, folded: str) -> None:
@@ -39,6 +45,8 @@ def test_the_second_form_of_a_double_gender_word_goes(title: str, folded: str) -
         "Infirmier (H/F)",
         "Band 5 / Band 6 Nurse",
         "Serveur",
+        "Bank Registered Nurse/In-Patients",  # "In-" starts a word, it is no German "/in"
+        "Projeteur électricité CFO/CFA H/F",  # two acronyms, not two genders
     ],
 )
 def test_other_slashes_stay_as_written(title: str) -> None:
