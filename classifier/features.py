@@ -38,7 +38,7 @@ from indexer.prepare import PreparedPosting, prepare_document
 from indexer.store import StoredPosting
 from indexer.text import tokenize
 
-FEATURE_VERSION = 8
+FEATURE_VERSION = 9
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -51,6 +51,10 @@ FEATURE_VERSION = 8
 # 7: titles with both genders of a word ("Vendeur / Vendeuse", "Verkäufer/in") read with one
 #    (`classifier.gender_forms`), as job centres' occupation labels write them.
 # 8: location_in_other_description: two different towns (gazetteer) each named whole.
+# 9: both genders also folded in Spanish, Portuguese, German and Croatian; "/In-" starting a
+#    word is no German "/in"; a commune too small for the gazetteer is not the town ending
+#    its name ("Ernolsheim-lès-Saverne" is not Saverne), and such a commune counts by its own
+#    words in location_in_other_description, which now needs all of a town's own words.
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -397,37 +401,42 @@ def _location_features(a: PostingFields, b: PostingFields) -> list[float]:
 
 def _mentioned(a: PostingFields, b: PostingFields, relation: str) -> float:
     """Whether each side's town is named in the other's description (NaN without towns).
-    For two different towns the gazetteer resolved, only the words that set each name apart
-    count (`_own_words`): communes share words ("Ernolsheim-lès-Saverne" /
-    "Saint-Jean-Saverne", "Villers-lès-Nancy" / "Essey-lès-Nancy", "Lagny-sur-Marne" /
-    "Vaires-sur-Marne"), an ad naming its own commune names the shared word too, and one
-    campaign's ads read as one vacancy listing both places (14 pairs of one childcare
-    campaign in the French corpora). Otherwise any word of the town counts, so a site
-    written two ways still names its town."""
+    For two different towns the gazetteer resolved (or communes too small for it, named
+    under their département: `_town_name`), a name counts only when all the words that set
+    it apart are there (`_own_words`; one alone may be any word of the language:
+    "Moyeuvre-Petite" is not named by "petite"). Communes share words
+    ("Ernolsheim-lès-Saverne" / "Saint-Jean-Saverne", "Villers-lès-Nancy" /
+    "Essey-lès-Nancy", "Lagny-sur-Marne" / "Vaires-sur-Marne"), an ad naming its own
+    commune names the shared word too, and one campaign's ads read as one vacancy listing
+    both places (14 pairs of one childcare campaign in the French corpora). Otherwise any
+    word of the town counts, so a site written two ways still names its town."""
     if not (a.towns and b.towns):
         return NAN
-    pa, pb = a.place, b.place
-    if (
-        pa is not None
-        and pb is not None
-        and pa.level == pb.level == "town"
-        and relation == "different"
-    ):
-        own_a, own_b = _own_words(pa.name, pb.name), _own_words(pb.name, pa.name)
-        return float(
-            not own_a.isdisjoint(b.description_tokens)
-            and not own_b.isdisjoint(a.description_tokens)
-        )
+    name_a, name_b = _town_name(a.place), _town_name(b.place)
+    if name_a and name_b and relation == "different":
+        own_a, own_b = _own_words(name_a, name_b), _own_words(name_b, name_a)
+        return float(own_a <= b.description_tokens and own_b <= a.description_tokens)
     return float(
         not a.towns.isdisjoint(b.description_tokens)
         and not b.towns.isdisjoint(a.description_tokens)
     )
 
 
+def _town_name(place: gazetteer.Place | None) -> str | None:
+    """The name of the town a place is: a gazetteer town's, or the commune a board named
+    under its département that the gazetteer lacks ("67 - ERNOLSHEIM LES SAVERNE": the
+    département with that text unresolved); None for an area."""
+    if place is None:
+        return None
+    if place.level == "town":
+        return place.name
+    return place.unresolved or None
+
+
 def _own_words(name: str, other: str) -> frozenset[str]:
     """The words of town `name` that `other` lacks, without short ones ("lès", "sur", "upon",
     "St"), which any text of the language holds: "Newcastle upon Tyne" against "Manchester"
-    is named by "newcastle" or "tyne"."""
+    is named by "newcastle"."""
     own = _name_words(name) - _name_words(other)
     return frozenset(w for w in own if len(w) > 4) or own or _name_words(name)
 

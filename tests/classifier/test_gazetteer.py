@@ -193,6 +193,23 @@ def test_a_neighbouring_commune_of_a_city_stays_another_place(town: str, city: s
 
 
 @pytest.mark.parametrize(
+    ("commune", "neighbour"),
+    # Communes too small for the gazetteer, named after the town beside them.
+    [
+        ("67 - ERNOLSHEIM LES SAVERNE", "67 - SAVERNE"),
+        ("54 - MONCEL LES LUNEVILLE", "54 - LUNEVILLE"),
+        ("59 - NOYELLES LES SECLIN", "Seclin"),
+    ],
+)
+def test_a_commune_named_after_its_neighbour_is_not_the_neighbour(
+    commune: str, neighbour: str
+) -> None:
+    place = resolve(commune)
+    assert place is not None and place.unresolved
+    assert relation(place, resolve(neighbour)) == "different"
+
+
+@pytest.mark.parametrize(
     "unknown",
     # Small communes of Haute-Garonne missing from the gazetteer, whose words name towns
     # elsewhere (Saint-Hilaire in other départements, a "Rivière", a "Clermont").
