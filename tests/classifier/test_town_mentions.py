@@ -3,22 +3,33 @@ their names apart (FEATURE_VERSION 8), also for a commune the gazetteer lacks (9
 
 from __future__ import annotations
 
+import pytest
+
 from classifier.features import FEATURE_NAMES, pair_features
 
 TEXT = "Garde d'enfants au domicile d'une famille. Le poste est sur la ville de {town} ({code})."
 
 
-def _mentioned(a_town: str, a_code: str, b_town: str, b_code: str, text: str = TEXT) -> float:
+def _named(a_location: str, a_text: str, b_location: str, b_text: str) -> float:
+    """`location_in_other_description` of two childcare ads at the locations given."""
     a = {
         "id": "a",
         "title": "Garde d'enfant à domicile (H/F)",
-        "description": text.format(town=a_town, code=a_code),
-        "location": f"77 - {a_town}",
+        "description": a_text,
+        "location": a_location,
     }
-    b = {**a, "id": "b", "description": text.format(town=b_town, code=b_code)}
-    b["location"] = f"77 - {b_town}"
+    b = {**a, "id": "b", "description": b_text, "location": b_location}
     row = dict(zip(FEATURE_NAMES, pair_features(a, b), strict=True))
     return float(row["location_in_other_description"])
+
+
+def _mentioned(a_town: str, a_code: str, b_town: str, b_code: str, text: str = TEXT) -> float:
+    return _named(
+        f"77 - {a_town}",
+        text.format(town=a_town, code=a_code),
+        f"77 - {b_town}",
+        text.format(town=b_town, code=b_code),
+    )
 
 
 def test_communes_sharing_a_word_are_not_named_by_it() -> None:
@@ -42,39 +53,25 @@ def test_a_short_form_of_a_long_name_still_names_the_town() -> None:
     assert row["location_in_other_description"] == 1.0
 
 
-def test_a_commune_the_gazetteer_lacks_counts_by_its_own_words() -> None:
-    # "67 - ERNOLSHEIM LES SAVERNE" is the Bas-Rhin with the commune unresolved; its
-    # neighbour Neuwiller-lès-Saverne is a gazetteer town. "Saverne" is in both names.
-    a = {
-        "id": "a",
-        "title": "Garde d'enfant à domicile (H/F)",
-        "description": "Garde d'enfants à Ernolsheim-lès-Saverne (67700), deux enfants.",
-        "location": "67 - ERNOLSHEIM LES SAVERNE",
-    }
-    b = {
-        **a,
-        "id": "b",
-        "description": "Garde d'enfants à Neuwiller-lès-Saverne (67330), deux enfants.",
-        "location": "67 - NEUWILLER LES SAVERNE",
-    }
-    row = dict(zip(FEATURE_NAMES, pair_features(a, b), strict=True))
-    assert row["location_in_other_description"] == 0.0
-
-
-def test_a_town_is_named_by_all_its_own_words_not_one_common_word() -> None:
-    # "petite" is a word of any French childcare ad, "sur" of any French text.
+@pytest.mark.parametrize(
+    ("a_location", "a_town", "b_location", "b_town"),
+    [
+        # The Bas-Rhin with the commune unresolved, against a gazetteer town; "Saverne" is
+        # in both names.
+        (
+            "67 - ERNOLSHEIM LES SAVERNE",
+            "Ernolsheim-lès-Saverne",
+            "67 - NEUWILLER LES SAVERNE",
+            "Neuwiller-lès-Saverne",
+        ),
+        # "petite" is a word of any French childcare ad, "sur" of any French text.
+        ("66 - ILLE SUR TET", "Ille-sur-Têt", "57 - MOYEUVRE PETITE", "Moyeuvre-Petite"),
+    ],
+    ids=["commune-the-gazetteer-lacks", "one-common-word"],
+)
+def test_two_communes_are_named_only_by_all_their_own_words(
+    a_location: str, a_town: str, b_location: str, b_town: str
+) -> None:
     text = "Garde d'enfants en bas âge, petite fille de 3 ans, sur {town}."
-    a = {
-        "id": "a",
-        "title": "Garde d'enfant à domicile (H/F)",
-        "description": text.format(town="Ille-sur-Têt"),
-        "location": "66 - ILLE SUR TET",
-    }
-    b = {
-        **a,
-        "id": "b",
-        "description": text.format(town="Moyeuvre-Petite"),
-        "location": "57 - MOYEUVRE PETITE",
-    }
-    row = dict(zip(FEATURE_NAMES, pair_features(a, b), strict=True))
-    assert row["location_in_other_description"] == 0.0
+    named = _named(a_location, text.format(town=a_town), b_location, text.format(town=b_town))
+    assert named == 0.0
