@@ -63,8 +63,6 @@ def _merge(before: str, after: str) -> tuple[str | None, str]:
         if match is None:
             break
         word = match.group(0)
-        if not words_before and word.casefold() in _GERMAN_FEMININE:
-            break
         if (
             words_before
             and position == 0
