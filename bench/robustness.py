@@ -8,7 +8,8 @@ different vacancies. The training pairs come from classifier/variants.py and
 classifier/mutations.py; grading the model with the same generators would only measure how
 well it learned them. So every transformation here is written independently, from what boards
 were seen doing (decorated titles, locations widened to a region or a country, snippets,
-re-wrapped or HTML text, re-posts weeks later, translations), applied to REAL ads: NHS Jobs
+re-wrapped or HTML text, text a partner feed mis-decoded, re-posts weeks later,
+translations), applied to REAL ads: NHS Jobs
 2020 (English), EURES 2025 (ten languages) and three French corpora (France Travail, Pôle
 emploi partner boards, Google for Jobs). Hard negatives are made the same way: the same
 text at another town, another grade or contract, one employer's template for another role, a
@@ -916,6 +917,40 @@ def reformatted(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     return repost(ad, rng, description=text)
 
 
+_UNDEFINED_1252 = frozenset({0x81, 0x8D, 0x8F, 0x90, 0x9D})
+_WINDOWS_1252 = {
+    byte: bytes([byte]).decode("cp1252")
+    for byte in range(0x80, 0xA0)
+    if byte not in _UNDEFINED_1252
+}
+
+
+def misdecoded(text: str) -> str:
+    """`text` as a feed that read its UTF-8 bytes as Windows-1252 shows it ("é" -> "Ã©",
+    "’" -> "â€™", "£" -> "Â£"); the five bytes that code page leaves undefined show as
+    Latin-1 does, as the decoders of such feeds commonly fall back."""
+    return "".join(_WINDOWS_1252.get(byte, chr(byte)) for byte in text.encode("utf-8"))
+
+
+def encoding_damage(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
+    """A partner feed relays the ad with its text mis-decoded (`misdecoded`): title,
+    company, location and description, as the Pôle emploi partner ads and the Google for
+    Jobs corpus hold a few. Only ads whose description has a non-ASCII character change."""
+    if ad.description.isascii():
+        return None
+    changes = {
+        name: misdecoded(value)
+        for name, value in (
+            ("title", ad.title),
+            ("company", ad.company),
+            ("location", ad.location),
+            ("description", ad.description),
+        )
+        if value
+    }
+    return repost(ad, rng, source="partner_feed", **changes)
+
+
 def reposted_later(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     built = repost(ad, rng)
     built.b["posted_at"] = later(ad.posted_at, rng.randint(35, 55))
@@ -1136,6 +1171,7 @@ FAMILIES = (
     Family("sentence_dropped_salary_added", "duplicate", dropped_salary),
     Family("reformatted", "duplicate", reformatted),
     Family("reposted_later", "duplicate", reposted_later),
+    Family("encoding_damage", "duplicate", encoding_damage),
     Family("translated", "duplicate", translated, ("eures",)),
     Family("occupation_title", "duplicate", occupation_title, ("fr",)),
     Family("campaign_towns", "not_duplicate", campaign_towns),

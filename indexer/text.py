@@ -84,15 +84,88 @@ def _drop_scripts(text: str) -> str:
     return "".join(out)
 
 
+_CP1252_HIGH = (
+    "\u20ac\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u017d"
+    "\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u017e\u0178"
+)
+"""What Windows-1252 shows for the bytes 0x80-0x9F (Latin-1 shows control characters)."""
+_MOJIBAKE = re.compile("[\u00c2-\u00c5\u00cc-\u00d1\u00e2][\u0080-\u00bf" + _CP1252_HIGH + "]")
+"""Two characters that UTF-8 read as Windows-1252 or Latin-1 leaves: the lead byte of an
+accented Latin letter (Ã, Â), of Latin Extended (Ä, Å), of a combining accent (Ì, Í: text
+whose accents were decomposed), Greek (Î, Ï), Cyrillic (Ð, Ñ) or of curly quotes, dashes
+and the euro sign (â), then a continuation byte (0x80-0xBF as either code page shows it).
+Legitimate text rarely has these pairs ("GESTÃO", "ROMÂNIA", "ÎLE", "ESPAÑA", "château"
+put a letter after them)."""
+_CONTINUATION = "[\u0080-\u00bf" + _CP1252_HIGH + "]"
+_ENCODED_CHARACTER = re.compile(
+    f"[\u00c2-\u00df]{_CONTINUATION}"
+    f"|[\u00e0-\u00ef]{_CONTINUATION}{{2}}"
+    f"|[\u00f0-\u00f4]{_CONTINUATION}{{3}}"
+)
+"""One UTF-8 character as either code page shows its bytes: a lead byte of 2, 3 or 4, then
+as many continuation bytes."""
+_BYTE_OF = {
+    **{chr(byte): byte for byte in range(0x80, 0x100)},
+    **{bytes([byte]).decode("cp1252", "ignore"): byte for byte in range(0x80, 0xA0)},
+}
+_BYTE_OF.pop("", None)
+"""The byte behind each character of `_ENCODED_CHARACTER`: Windows-1252's characters for
+0x80-0x9F, Latin-1's for the rest (and for the five bytes Windows-1252 leaves undefined,
+which decoders commonly pass through as Latin-1 control characters)."""
+
+
+def repair_encoding(text: str) -> str:
+    """`text` with UTF-8 that was read as Windows-1252 or Latin-1 decoded again ("Vous Ãªtes"
+    → "Vous êtes", "dâ€™une" → "d’une", "TimiÅŸoara" → "Timişoara", "Â£25,000" → "£25,000").
+
+    Partner feeds relay ads that way (10 of the 1,450 Pôle emploi partner ads, one each in
+    the France Travail and Google for Jobs corpora): every accented word of the copy then
+    differs from the board's original, and half of such copies were scored as other
+    vacancies (`bench/robustness.py`, family `encoding_damage`). Text without a `_MOJIBAKE`
+    pair is returned as it is (the pattern costs a few µs per ad). Otherwise every
+    `_ENCODED_CHARACTER` whose bytes are valid UTF-8 is decoded, and again until nothing
+    changes (text mis-decoded twice: "ÃƒÂ©" → "Ã©" → "é"). Character by character, so the
+    repair of a text holds the repair of each of its parts and repairing again changes
+    nothing (`indexer.sections.split_units` tokenises an ad's pieces apart and must find
+    the tokens of the whole).
+
+    ftfy's `fix_encoding` was measured for this and not used: it weighs whole texts and left
+    short uppercase fields alone ("TEHNIÄŒAR", "TimiÅŸoara": 37 of the family's 400 EURES
+    pairs stayed missed for their titles and places), at ~700 µs per ad. Accents that were
+    dropped ("equipe") need nothing: tokens fold accents anyway; characters a feed replaced
+    by "?" ("A?uvre") are lost and stay so.
+
+    The index's tokens change only for such text, so `NORMALISER_VERSION` stays: an index
+    built before keeps the mis-decoded postings' sketches, which compare with new postings
+    as they did (a posting sent again is sketched anew)."""
+    while not text.isascii() and _MOJIBAKE.search(text) is not None:
+        repaired = _ENCODED_CHARACTER.sub(_decoded, text)
+        if repaired == text:
+            break
+        text = repaired  # shorter each round: the loop ends
+    return text
+
+
+def _decoded(match: re.Match[str]) -> str:
+    """One `_ENCODED_CHARACTER` decoded, or as it was when its bytes are not UTF-8."""
+    shown = match.group()
+    try:
+        return bytes(_BYTE_OF[char] for char in shown).decode("utf-8")
+    except UnicodeDecodeError:
+        return shown
+
+
 def strip_html(raw: str) -> str:
     """Turn HTML (or plain text) into plain text with line breaks at block elements.
 
     Entities are unescaped twice because scraped ads are often double-escaped
-    (``&amp;amp;``); plain text passes through unchanged apart from entities. Linear in the
-    length of any input (see the patterns above).
+    (``&amp;amp;``); plain text passes through unchanged apart from entities. Text that was
+    mis-decoded on the way is decoded again last (`repair_encoding`), once entities and
+    tags no longer split its characters. Linear in the length of any input (see the
+    patterns above).
     """
     if "<" not in raw and "&" not in raw:
-        return raw
+        return repair_encoding(raw)
     # Unescape first: a double-escaped ad ("&lt;p&gt;") carries its tags as entities.
     text = html.unescape(html.unescape(raw))
     text = _drop_comments(text)
@@ -100,7 +173,7 @@ def strip_html(raw: str) -> str:
         text = _drop_scripts(text)
     text = _BLOCK_TAG.sub("\n", text)
     # Inline tags (<b>, <span>) sit inside words as often as between them: drop them.
-    return _ANY_TAG.sub("", text)
+    return repair_encoding(_ANY_TAG.sub("", text))
 
 
 TYPOGRAPHY: tuple[tuple[str, str], ...] = (

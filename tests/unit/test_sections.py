@@ -222,6 +222,8 @@ _FRAGMENT_LIST = (
     "|<p>|</p>|&amp;|&lt;p&gt;|&amp;lt;b&amp;gt;|&amp;amp;amp;|e.g. |z.B. |3.5 |Dr. Smith|etc. We"
     "|team.Also |\n- |\n-\n|\n1. |\na) | • |Wymagania: |Contact: |HOW TO APPLY\n|\n\n"
     "|<strong>Benefits</strong>\n|<!-- c -->|<script>x</script>|cookies. "
+    # text a feed mis-decoded (`indexer.text.repair_encoding`), also beside the pieces' ends
+    "|Vous Ãªtes |dâ€™une |Ã\u00a0 |â€¢ |Â£25 |Ã©"
 )
 _FRAGMENTS = st.sampled_from(_FRAGMENT_LIST.split("|"))
 

@@ -17,6 +17,7 @@ from indexer.text import (
     normalise_company,
     normalise_location,
     normalise_title,
+    repair_encoding,
     strip_html,
     tokenize,
 )
@@ -343,3 +344,76 @@ def test_the_planes_left_unscanned_hold_no_character_the_tables_map() -> None:
         unicodedata.category(chr(c)) for c in range(sys.maxunicode + 1) if c not in inside
     }
     assert categories <= {"Cn", "Co"}
+
+
+# --- Text mis-decoded by a feed (UTF-8 read as Windows-1252 or Latin-1) ------------------------
+
+
+def _as_windows_1252(text: str) -> str:
+    """What a feed that read `text`'s UTF-8 as Windows-1252 shows (undefined bytes as Latin-1)."""
+    return "".join(
+        chr(byte) if byte in (0x81, 0x8D, 0x8F, 0x90, 0x9D) else bytes([byte]).decode("cp1252")
+        for byte in text.encode("utf-8")
+    )
+
+
+_ACCENTED = [
+    "Vous êtes à la recherche d’un poste où l’exigence est au cœur du métier",  # fr
+    "Sąmatininkas (-ė)",  # lt: a short title, which whole-text heuristics leave alone
+    "CUSATOR PIESE DIN PIELE ŞI ÎNLOCUITORI, Timişoara",  # ro
+    "SANITARNI/A TEHNIČAR/KA",  # hr
+    "Инженер-конструктор, Пловдив",  # bg
+    "Μηχανικός λογισμικού – Αθήνα",  # el
+    "Salary £25,000 – £30,000 per annum, don’t miss it…",  # en: pound, dashes, quotes
+    "Straße, Größe, Ärzte",  # de
+    "Á Í Ï Ð Ý",  # the five letters whose second byte Windows-1252 leaves undefined
+    unicodedata.normalize("NFD", "Data engineer confirmé.e"),  # accents as combining marks
+]
+
+
+@pytest.mark.parametrize("text", _ACCENTED)
+def test_text_read_as_windows_1252_is_repaired(text: str) -> None:
+    assert repair_encoding(_as_windows_1252(text)) == text
+    assert tokenize(_as_windows_1252(text)) == tokenize(text)
+
+
+@pytest.mark.parametrize("text", _ACCENTED)
+def test_text_read_as_latin_1_is_repaired(text: str) -> None:
+    assert repair_encoding(text.encode("utf-8").decode("latin-1")) == text
+
+
+def test_text_mis_decoded_twice_is_repaired() -> None:
+    assert repair_encoding(_as_windows_1252(_as_windows_1252("équipe"))) == "équipe"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GESTÃO DE PROJETOS, SÃO PAULO",  # pt: capitals with a tilde
+        "ROMÂNIA, ÎN BUCUREŞTI",  # ro
+        "ÎLE-DE-FRANCE, château, pâte, Côte d’Azur",  # fr
+        "ESPAÑA, AÑOS",  # es
+        "Ångström, ÄRZTE",  # sv, de
+    ],
+)
+def test_legitimate_text_is_left_alone(text: str) -> None:
+    assert repair_encoding(text) == text
+
+
+_MIXED = st.text(
+    alphabet=st.sampled_from(list("aéÉèàœ’–•·ŞşčąёλЖ£€ ÃÂÅÄÎÐÑ©ª¨\u00a0\u0081.,\n")), max_size=30
+)
+
+
+@DETERMINISTIC
+@given(_MIXED)
+def test_repair_is_idempotent(text: str) -> None:
+    once = repair_encoding(text)
+    assert repair_encoding(once) == once
+
+
+@DETERMINISTIC
+@given(st.text(alphabet=st.sampled_from(list("aéèàœ’–ŞčąёλЖ£€ .,\n")), max_size=30))
+def test_any_mis_decoded_text_with_an_accent_is_repaired(text: str) -> None:
+    damaged = _as_windows_1252(text)
+    assert repair_encoding(damaged) == text or damaged == text  # ASCII-only: nothing to do
