@@ -106,11 +106,12 @@ _ENCODED_CHARACTER = re.compile(
 )
 """One UTF-8 character as either code page shows its bytes: a lead byte of 2, 3 or 4, then
 as many continuation bytes."""
-_BYTE_OF = {
-    **{chr(byte): byte for byte in range(0x80, 0x100)},
-    **{bytes([byte]).decode("cp1252", "ignore"): byte for byte in range(0x80, 0xA0)},
+_UNDEFINED_IN_1252 = (0x81, 0x8D, 0x8F, 0x90, 0x9D)
+_BYTE_OF = {chr(byte): byte for byte in range(0x80, 0x100)} | {
+    bytes([byte]).decode("cp1252"): byte
+    for byte in range(0x80, 0xA0)
+    if byte not in _UNDEFINED_IN_1252
 }
-_BYTE_OF.pop("", None)
 """The byte behind each character of `_ENCODED_CHARACTER`: Windows-1252's characters for
 0x80-0x9F, Latin-1's for the rest (and for the five bytes Windows-1252 leaves undefined,
 which decoders commonly pass through as Latin-1 control characters)."""
