@@ -8,8 +8,8 @@ different vacancies. The training pairs come from classifier/variants.py and
 classifier/mutations.py; grading the model with the same generators would only measure how
 well it learned them. So every transformation here is written independently, from what boards
 were seen doing (decorated titles, locations widened to a region or a country, snippets,
-re-wrapped or HTML text, text a partner feed mis-decoded, re-posts weeks later,
-translations), applied to REAL ads: NHS Jobs
+re-wrapped or HTML text, text a partner feed mis-decoded, a job centre's teaser of a
+board's ad, re-posts weeks later, translations), applied to REAL ads: NHS Jobs
 2020 (English), EURES 2025 (ten languages) and three French corpora (France Travail, Pôle
 emploi partner boards, Google for Jobs). Hard negatives are made the same way: the same
 text at another town, another grade or contract, one employer's template for another role, a
@@ -969,6 +969,52 @@ def occupation_title(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     return repost(ad, rng, title=title, source="france_travail")
 
 
+TEASER_SKILLS = (
+    "Esprit d'analyse",
+    "Rigueur et méthode",
+    "Relation client",
+    "Travail en équipe",
+    "Autonomie",
+    "Sens de l'organisation",
+    "Négocier les prix",
+    "Aisance à l'oral",
+    "SAV",
+    "Amélioration continue",
+)
+"""Skills of the kind HelloWork's teasers list after the title ("En bref : Responsable
+maintenance et support informatique, Esprit d'analyse, Rigueur et méthode, SAV")."""
+
+
+def teaser_relay(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
+    """What the job centre relays of a regional board's ad (55 of the 1,450 Pôle emploi
+    partner ads): "En bref : <the board's title>, <skills>" (median 76 characters), under
+    the job centre's occupation label, without the company. The skills here are one or two
+    short phrases of the ad's own text and one or two of `TEASER_SKILLS`."""
+    if ad.occupation is None or fold(ad.occupation) in fold(ad.title):
+        return None
+    title = re.sub(r"\s*\(?\b[HF]\s*/\s*[HF]\b\)?", "", ad.title, flags=re.IGNORECASE)
+    phrases = [
+        part.strip(" -•·:;,.")
+        for line in ad.description.split("\n")
+        for part in re.split(r"[,;:•·–]| - ", line)
+    ]
+    own = sorted({p for p in phrases if 2 <= len(p.split()) <= 3 and 6 <= len(p) <= 35})
+    if not own or not title.strip(" -"):
+        return None
+    skills = rng.sample(own, min(len(own), rng.randint(1, 2)))
+    skills += rng.sample(TEASER_SKILLS, rng.randint(1, 2))
+    teaser = "En bref : " + ", ".join([title.strip(" -"), *skills])
+    built = repost(
+        ad,
+        rng,
+        title=ad.occupation + rng.choice(("", " (H/F)")),
+        description=teaser,
+        source="france_travail",
+    )
+    built.b.pop("company", None)
+    return built
+
+
 def translated(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     row = ctx.mt.get(text_key(ad.description))
     if ad.group != "eures" or ad.lang == "en" or row is None:
@@ -1174,6 +1220,7 @@ FAMILIES = (
     Family("encoding_damage", "duplicate", encoding_damage),
     Family("translated", "duplicate", translated, ("eures",)),
     Family("occupation_title", "duplicate", occupation_title, ("fr",)),
+    Family("teaser_relay", "duplicate", teaser_relay, ("fr",)),
     Family("campaign_towns", "not_duplicate", campaign_towns),
     Family("employer_template", "not_duplicate", employer_template),
     Family("other_grade_or_contract", "not_duplicate", other_grade_or_contract),
