@@ -59,6 +59,11 @@ import pycountry
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.misdecoding import as_windows_1252  # noqa: E402
+
 GROUPS = ("nhs", "eures", "fr")
 MAX_SHARED = 0.3  # 5-word-shingle Jaccard above which two ads of a family are too alike
 CELL = 0.1  # degrees; the gazetteer's grid for nearest-town lookups
@@ -917,29 +922,14 @@ def reformatted(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     return repost(ad, rng, description=text)
 
 
-_UNDEFINED_1252 = frozenset({0x81, 0x8D, 0x8F, 0x90, 0x9D})
-_WINDOWS_1252 = {
-    byte: bytes([byte]).decode("cp1252")
-    for byte in range(0x80, 0xA0)
-    if byte not in _UNDEFINED_1252
-}
-
-
-def misdecoded(text: str) -> str:
-    """`text` as a feed that read its UTF-8 bytes as Windows-1252 shows it ("é" -> "Ã©",
-    "’" -> "â€™", "£" -> "Â£"); the five bytes that code page leaves undefined show as
-    Latin-1 does, as the decoders of such feeds commonly fall back."""
-    return "".join(_WINDOWS_1252.get(byte, chr(byte)) for byte in text.encode("utf-8"))
-
-
 def encoding_damage(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
-    """A partner feed relays the ad with its text mis-decoded (`misdecoded`): title,
+    """A partner feed relays the ad with its text mis-decoded (`as_windows_1252`): title,
     company, location and description, as the Pôle emploi partner ads and the Google for
     Jobs corpus hold a few. Only ads whose description has a non-ASCII character change."""
     if ad.description.isascii():
         return None
     changes = {
-        name: misdecoded(value)
+        name: as_windows_1252(value)
         for name, value in (
             ("title", ad.title),
             ("company", ad.company),

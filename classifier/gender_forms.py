@@ -103,11 +103,12 @@ def is_other_gender(first: str, second: str) -> bool:
     short, long = sorted((a, b), key=len)
     if len(short) < _MIN_STEM:
         return False
-    if long in {short + ending for ending in _FRENCH_ADDED}:
+    added = long[len(short) :] if long.startswith(short) else None
+    if added in _FRENCH_ADDED:
         return True
     if len(short) < _MIN_FOREIGN_STEM:  # "CFO/CFA" is two acronyms
         return False
-    if long in {short + ending for ending in _OTHER_ADDED}:
+    if added in _OTHER_ADDED:
         return True
     if len(long) == len(short) and short[:-1] == long[:-1]:
         return {short[-1], long[-1]} in _SWAPPED_ENDINGS  # "enfermeiro"/"enfermeira"
@@ -125,10 +126,10 @@ def is_other_gender(first: str, second: str) -> bool:
     return False
 
 
-_FRENCH_ADDED = ("e", "ne", "le", "te", "sse")
+_FRENCH_ADDED = frozenset({"e", "ne", "le", "te", "sse"})
 """French feminine forms made by adding to the masculine: -e, after a doubled consonant."""
 
-_OTHER_ADDED = ("a", "in", "ica")
+_OTHER_ADDED = frozenset({"a", "in", "ica"})
 """Feminine forms made by adding to the masculine: Spanish and Portuguese -a, German -in,
 Croatian -ica."""
 

@@ -84,11 +84,10 @@ def _drop_scripts(text: str) -> str:
     return "".join(out)
 
 
-_CP1252_HIGH = (
-    "\u20ac\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u017d"
-    "\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u017e\u0178"
-)
-"""What Windows-1252 shows for the bytes 0x80-0x9F (Latin-1 shows control characters)."""
+_UNDEFINED_IN_1252 = (0x81, 0x8D, 0x8F, 0x90, 0x9D)
+_CP1252_HIGH = bytes(b for b in range(0x80, 0xA0) if b not in _UNDEFINED_IN_1252).decode("cp1252")
+"""What Windows-1252 shows for the bytes 0x80-0x9F that it defines (€, ‚, ƒ, „, …, curly
+quotes, dashes, ™, Œ, Š, Ž, Ÿ…); Latin-1 shows all of them as control characters."""
 _CONTINUATION = "[\u0080-\u00bf" + _CP1252_HIGH + "]"
 """A UTF-8 continuation byte (0x80-0xBF) as either code page shows it."""
 _LEADS = "\u00c2\u00c3\u00c4\u00c5\u00cc\u00cd\u00ce\u00cf\u00d0\u00d1\u00e2"
@@ -106,7 +105,6 @@ _ENCODED_CHARACTER = re.compile(
 )
 """One UTF-8 character as either code page shows its bytes: a lead byte of 2, 3 or 4, then
 as many continuation bytes."""
-_UNDEFINED_IN_1252 = (0x81, 0x8D, 0x8F, 0x90, 0x9D)
 _BYTE_OF = {chr(byte): byte for byte in range(0x80, 0x100)} | {
     bytes([byte]).decode("cp1252"): byte
     for byte in range(0x80, 0xA0)
@@ -169,7 +167,8 @@ def strip_html(raw: str) -> str:
     (``&amp;amp;``); plain text passes through unchanged apart from entities. Text that was
     mis-decoded on the way is decoded again last (`repair_encoding`), once entities and
     tags no longer split its characters. Linear in the length of any input (see the
-    patterns above).
+    patterns above), but for that repair: one pass per layer of mis-decoding, each layer
+    at least halving the characters it decodes (100 kB mis-decoded eight times: 0.1 s).
     """
     if "<" not in raw and "&" not in raw:
         return repair_encoding(raw)

@@ -13,6 +13,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from tests.api.support import dedup, get_json
+from tests.misdecoding import as_windows_1252
 
 ORIGINAL_TEXT = (
     "Vous êtes à la recherche d'un poste où l'exigence et la qualité du service sont au cœur "
@@ -41,15 +42,10 @@ ORIGINAL = {
 }
 
 
-def misdecoded(text: str) -> str:
-    """`text` as a feed that read its UTF-8 bytes as Windows-1252 shows it."""
-    return text.encode("utf-8").decode("cp1252")
-
-
 def relayed(original: dict[str, Any], posting_id: str, **changes: Any) -> dict[str, Any]:
     """The partner feed's copy: every text field mis-decoded, posted two days later."""
     fields = ("title", "company", "location", "description")
-    copy = {**original, **{f: misdecoded(original[f]) for f in fields}, **changes}
+    copy = {**original, **{f: as_windows_1252(original[f]) for f in fields}, **changes}
     return {**copy, "id": posting_id, "posted_at": "2025-05-14", "source": "partner_feed"}
 
 
@@ -91,8 +87,8 @@ def test_another_vacancy_of_the_employer_stays_apart(client: TestClient) -> None
     other = relayed(
         ORIGINAL,
         "partner-2",
-        title=misdecoded("Infirmier / Infirmière de bloc opératoire (H/F)"),
-        description=misdecoded(
+        title=as_windows_1252("Infirmier / Infirmière de bloc opératoire (H/F)"),
+        description=as_windows_1252(
             "Vous êtes infirmier(ère) diplômé(e) d'État et souhaitez rejoindre le bloc "
             "opératoire de notre établissement ? Vos missions : accueil du patient, "
             "instrumentation, circulation et préparation de la salle, gestion des "

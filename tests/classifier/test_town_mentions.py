@@ -75,3 +75,10 @@ def test_two_communes_are_named_only_by_all_their_own_words(
     text = "Garde d'enfants en bas âge, petite fille de 3 ans, sur {town}."
     named = _named(a_location, text.format(town=a_town), b_location, text.format(town=b_town))
     assert named == 0.0
+
+
+def test_a_commune_the_gazetteer_lacks_is_named_by_all_its_own_words() -> None:
+    """The counterpart of the test above: each text names the other's commune in full."""
+    text = "Garde d'enfants, familles à Ernolsheim-lès-Saverne et Neuwiller-lès-Saverne."
+    named = _named("67 - ERNOLSHEIM LES SAVERNE", text, "67 - NEUWILLER LES SAVERNE", text)
+    assert named == 1.0

@@ -21,6 +21,7 @@ from indexer.text import (
     strip_html,
     tokenize,
 )
+from tests.misdecoding import as_windows_1252
 from tests.unit.support import DETERMINISTIC
 
 
@@ -349,14 +350,6 @@ def test_the_planes_left_unscanned_hold_no_character_the_tables_map() -> None:
 # --- Text mis-decoded by a feed (UTF-8 read as Windows-1252 or Latin-1) ------------------------
 
 
-def _as_windows_1252(text: str) -> str:
-    """What a feed that read `text`'s UTF-8 as Windows-1252 shows (undefined bytes as Latin-1)."""
-    return "".join(
-        chr(byte) if byte in (0x81, 0x8D, 0x8F, 0x90, 0x9D) else bytes([byte]).decode("cp1252")
-        for byte in text.encode("utf-8")
-    )
-
-
 _ACCENTED = [
     "Vous êtes à la recherche d’un poste où l’exigence est au cœur du métier",  # fr
     "Sąmatininkas (-ė)",  # lt: a short title, which whole-text heuristics leave alone
@@ -373,8 +366,8 @@ _ACCENTED = [
 
 @pytest.mark.parametrize("text", _ACCENTED)
 def test_text_read_as_windows_1252_is_repaired(text: str) -> None:
-    assert repair_encoding(_as_windows_1252(text)) == text
-    assert tokenize(_as_windows_1252(text)) == tokenize(text)
+    assert repair_encoding(as_windows_1252(text)) == text
+    assert tokenize(as_windows_1252(text)) == tokenize(text)
 
 
 @pytest.mark.parametrize("text", _ACCENTED)
@@ -383,7 +376,7 @@ def test_text_read_as_latin_1_is_repaired(text: str) -> None:
 
 
 def test_text_mis_decoded_twice_is_repaired() -> None:
-    assert repair_encoding(_as_windows_1252(_as_windows_1252("équipe"))) == "équipe"
+    assert repair_encoding(as_windows_1252(as_windows_1252("équipe"))) == "équipe"
 
 
 @pytest.mark.parametrize(
@@ -415,5 +408,5 @@ def test_repair_is_idempotent(text: str) -> None:
 @DETERMINISTIC
 @given(st.text(alphabet=st.sampled_from(list("aéèàœ’–ŞčąёλЖ£€ .,\n")), max_size=30))
 def test_any_mis_decoded_text_with_an_accent_is_repaired(text: str) -> None:
-    damaged = _as_windows_1252(text)
+    damaged = as_windows_1252(text)
     assert repair_encoding(damaged) == text or damaged == text  # ASCII-only: nothing to do
