@@ -28,6 +28,7 @@ from typing import Any
 from classifier import gazetteer_data
 from classifier.gazetteer_data import BIG_TOWN, EUROPE, Index, build, norm
 from indexer.disk_cache import cached, fingerprint
+from indexer.text import repair_encoding
 
 __all__ = ["LEVELS", "Place", "distance_km", "norm", "relation", "resolve"]
 
@@ -65,9 +66,10 @@ def resolve(location: str | None) -> Place | None:
 
     Understands comma/slash/"or" separated parts, postcodes (UK ones hint GB, French ones the
     département and arrondissement), the "07 - ANNONAY" département prefix, "Paris 8e" and
-    "Lyon 03", "Cedex", "St"/"Saint", accents and case. Ambiguous names prefer the country the
-    string names, then FR, GB, the EURES countries, then the most populous. Several towns in
-    one string give the smallest area holding them all. Towns outside Europe are not indexed
+    "Lyon 03", "Cedex", "St"/"Saint", accents and case, and places a feed mis-decoded
+    ("Ã‰vreux"). Ambiguous names prefer the country the string names, then FR, GB, the
+    EURES countries, then the most populous. Several towns in one string give the smallest
+    area holding them all. Towns outside Europe are not indexed
     (`gazetteer_data.EUROPE`); their countries and ISO subdivisions are."""
     return _resolve(location.strip()) if location and location.strip() else None
 
@@ -393,7 +395,9 @@ def _subspans(part: str, countries: set[str]) -> list[Place]:
 @lru_cache(maxsize=1 << 16)
 def _resolve(location: str) -> Place | None:
     ix = index()
-    text = html.unescape(location)
+    # Repaired as the posting's text is (`indexer.text.strip_html`): a partner feed that
+    # mis-decoded an ad mis-decoded its place too ("Ã‰vreux", "TimiÅŸoara").
+    text = repair_encoding(html.unescape(location))
     countries: set[str] = set()
     groups: list[list[Place]] = []
     leftover = ""

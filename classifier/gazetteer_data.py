@@ -250,12 +250,16 @@ def norm(text: str) -> str:
 
 
 @cache
-def _area_names(name: str) -> frozenset[str]:
-    """A name as written and without its administrative affixes ("County Durham", "Durham")."""
+def _area_names(name: str) -> tuple[str, ...]:
+    """A name as written and without its administrative affixes ("County Durham", "Durham").
+
+    A tuple in that order, not a set: the build iterates these names, and a set's order
+    follows the process's string hash (`PYTHONHASHSEED`), so two builds of the index would
+    differ in which area a shared name finds first and in the order of `Index.names`."""
     full = norm(name)
     stripped = _AREA_AFFIX.sub("", full).strip()
     stripped = _AREA_AFFIX.sub("", stripped).strip()
-    return frozenset(n for n in (full, stripped, stripped.removeprefix("county ")) if n)
+    return tuple(dict.fromkeys(n for n in (full, stripped, stripped.removeprefix("county ")) if n))
 
 
 # ----------------------------------------------------------------------------- the index
@@ -325,10 +329,12 @@ def build(rows: Rows) -> Index:
     by_name: dict[tuple[str, str, str], int] = {}
     for i, area in enumerate(ix.areas):
         if area.level in ("admin1", "admin2"):
-            area_names = set(_area_names(area.name))
             aliases = ADMIN1_ALIASES if area.level == "admin1" else ADMIN2_ALIASES
-            for n in list(area_names):
-                area_names |= set(aliases.get((area.country, n), "").split("|")) - {""}
+            written = _area_names(area.name)
+            area_names = dict.fromkeys(written)  # ordered: see `_area_names`
+            for n in written:
+                area_names.update(dict.fromkeys(aliases.get((area.country, n), "").split("|")))
+            area_names.pop("", None)
             for n in area_names:
                 names.add(n, ~i)
                 by_name.setdefault((area.country, area.level, n), ~i)
@@ -373,7 +379,7 @@ def _add_countries_and_groups(ix: Index, names: _Names) -> dict[tuple[str, str],
         written |= {getattr(country, "official_name", "")}
         place = _add_area(ix, cc, country.name, "country", cc, None, set())
         keys = {norm(n) for n in written if n} | set(COUNTRY_ALIASES.get(cc, "").split("|"))
-        for k in keys - {""}:
+        for k in sorted(keys - {""}):  # sorted: a set's order changes with the string hash
             names.add(k, place)
     groups_of: dict[tuple[str, str], set[str]] = defaultdict(set)
     for (cc, level, gname), members in GROUPS.items():

@@ -313,8 +313,14 @@ def other_employer(
     company, location = rng.choice(choices)
     text = str(posting["description"])
     replacement = company.split(",")[0].strip()
-    for word in sorted(_distinctive(current), key=len, reverse=True):
-        text = re.sub(rf"\b{re.escape(word)}\b", replacement, text, flags=re.IGNORECASE)
+    # One pass over all the words: a word of the new name that was also a word of the old
+    # one ("Health Education England" for "North of England ...") is not replaced again, and
+    # the text no longer depends on the order the words are tried in (a set's order follows
+    # the process's string hash: one training pair, and with it the shipped model, did).
+    words = sorted(_distinctive(current), key=lambda w: (-len(w), w))
+    if words:
+        pattern = r"\b(?:" + "|".join(map(re.escape, words)) + r")\b"
+        text = re.sub(pattern, lambda _: replacement, text, flags=re.IGNORECASE)
     result = {**posting, "company": company, "location": location, "description": text}
     if rng.random() < 0.3:  # an agency advertising for another client with the same template
         intro = variants.CLIENT_INTROS["en"].format(client=company)

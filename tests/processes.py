@@ -60,3 +60,21 @@ def start_serve(env: dict[str, str], **popen: Any) -> tuple[subprocess.Popen[Any
         process.wait(timeout=30)
         raise
     return process, base
+
+
+def output_under_hash_seed(code: str, hash_seed: str, **variables: str) -> str:
+    """What `python -c code` prints when Python's string hash is salted with `hash_seed`
+    (`PYTHONHASHSEED`), run from the checkout with `variables` added to the environment. Two
+    seeds printing the same shows that nothing of the result follows a set's or a dict's
+    hash order, which changes from one process to the next."""
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT), **variables}
+    child = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return child.stdout

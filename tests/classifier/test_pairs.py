@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -12,6 +13,7 @@ from classifier.fields import extract_fields
 from classifier.pairs import PairPlan, Synthesiser, label_real
 from indexer.text import clean, normalise_company, normalise_title
 from tests.classifier.postings import DEVELOPER_FR, NURSE_EN, synthetic_ads
+from tests.processes import output_under_hash_seed
 
 CTX = variants.Context(language="en")
 
@@ -134,3 +136,28 @@ def test_synthesiser_is_reproducible_and_labels_both_classes() -> None:
     labels = [label for _, label, _, _ in first]
     assert labels.count(1) == 20
     assert len(labels) >= 45
+
+
+_OTHER_EMPLOYER = """
+import json, random
+from classifier import mutations
+ad = {"title": "Business Analyst", "company": "North of England Commissioning Support",
+      "location": "Durham", "description": "Join England Commissioning Support in Durham."}
+donors = mutations.Donors(locations=[], titles=[],
+                          employers=[("Health Education England", "Leeds")])
+print(json.dumps(mutations.other_employer(ad, random.Random(3), donors)))
+"""
+
+
+def test_other_employer_writes_the_same_text_under_any_string_hash() -> None:
+    """The new name holds a word of the old one ("England"). Replaced one word after the
+    other, the text depended on which came first, an order that followed the process's
+    string hash (one training pair did, and with it the shipped model), and the new name's
+    "England" could be replaced again."""
+    texts = {output_under_hash_seed(_OTHER_EMPLOYER, seed) for seed in ("1", "2", "3", "4")}
+    assert len(texts) == 1
+    moved = json.loads(texts.pop())[1]
+    assert moved["company"] == "Health Education England"
+    assert "Commissioning" not in moved["description"]
+    assert "Support" not in moved["description"]
+    assert "Education Health" not in moved["description"]  # no name inside a name

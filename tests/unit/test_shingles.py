@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
-from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -17,7 +13,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import indexer
 from indexer.shingles import (
     char_ngrams,
     hash_strings,
@@ -26,6 +21,7 @@ from indexer.shingles import (
     token_hashes,
     word_ngram_hashes,
 )
+from tests.processes import output_under_hash_seed
 from tests.unit.support import DETERMINISTIC, fingerprint
 
 TOKENS = st.lists(st.sampled_from(["a", "b", "c", "d", "e", "job", "nurse", "ß"]), max_size=12)
@@ -283,19 +279,8 @@ _CHILD = "import json, tests.unit.support as s; print(json.dumps(s.fingerprint({
 
 
 def test_hashes_sketch_and_band_keys_are_identical_across_processes() -> None:
-    root = Path(indexer.__file__).resolve().parent.parent
     expected = fingerprint(_TEXT)
     assert expected["count"] == len(shingle_set(expected["tokens"], "word", 5)) > 1
     assert len(expected["bands"]) == 42
     for hash_seed in ("0", "12345"):
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(root)}
-        child = subprocess.run(
-            [sys.executable, "-c", _CHILD.format(repr(_TEXT))],
-            cwd=root,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=True,
-        )
-        assert json.loads(child.stdout) == expected
+        assert json.loads(output_under_hash_seed(_CHILD.format(repr(_TEXT)), hash_seed)) == expected
