@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -30,10 +31,13 @@ from classifier.features import (
     pair_features,
 )
 from classifier.fields import PostingFields, extract_fields
+from classifier.provenance import version_differences
 from classifier.scoring import Candidate, Contribution, Remember
 from indexer.minhash import SketchParams
 from indexer.prepare import PreparedPosting
 from indexer.store import StoredPosting
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_MODEL_DIR = Path(__file__).resolve().parent / "models" / "default"
 MODEL_FILE = "model.txt"
@@ -262,6 +266,15 @@ def load_model(
     booster = lgb.Booster(model_file=str(model_file))
     if tuple(booster.feature_name()) != FEATURE_NAMES:
         raise ModelMismatch(f"{model_file} was trained on other feature columns than the code")
+    differences = version_differences(metadata.get("libraries", {}))
+    if differences:
+        changed = (f"{name} {was} -> {now}" for name, (was, now) in sorted(differences.items()))
+        logger.warning(
+            "model %s was trained with other package versions than are installed (%s): its "
+            "features may differ from training; `make install` installs the trained ones",
+            metadata.get("version"),
+            ", ".join(changed),
+        )
     gazetteer.index()  # the place features need it: built now (about 1 s), not by a request
     return LightGBMScorer(booster, metadata, threshold, memo_tokens)
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import logging
-import platform
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -27,8 +26,6 @@ from typing import Any
 import lightgbm as lgb
 import numpy as np
 import numpy.typing as npt
-import phonenumbers
-import rapidfuzz
 import xxhash
 
 from classifier import evaluation
@@ -46,6 +43,7 @@ from classifier.features import FEATURE_NAMES, FEATURE_VERSION
 from classifier.matrix import feature_matrix, parallel_map
 from classifier.model import DEFAULT_MODEL_DIR, load_model, save_model
 from classifier.pairs import PairExample, build_pairs
+from classifier.provenance import installed_versions
 from classifier.translations import load_translations, translation_pairs
 from indexer.minhash import SketchParams
 from indexer.prepare import PreparedPosting, prepare_document
@@ -149,7 +147,7 @@ def train(
         "lightgbm_params": {**LGB_PARAMS, "seed": seed, "num_boost_round": NUM_ROUNDS},
         "sketch_params": params.to_dict(),
         "corpus_boilerplate": boilerplate,
-        "libraries": _library_versions(),
+        "libraries": installed_versions(),
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "metrics": metrics,
     }
@@ -376,16 +374,6 @@ def _data_hash(
     for array in (matrix[train_idx], labels[train_idx], weights[train_idx]):
         digest.update(np.ascontiguousarray(array).tobytes())
     return digest.hexdigest()
-
-
-def _library_versions() -> dict[str, str]:
-    return {
-        "python": platform.python_version(),
-        "lightgbm": lgb.__version__,
-        "numpy": np.__version__,
-        "rapidfuzz": rapidfuzz.__version__,
-        "phonenumbers": phonenumbers.__version__,
-    }
 
 
 def _feedback_example(pair: Mapping[str, Any], number: int) -> PairExample:

@@ -22,6 +22,7 @@ from classifier.model import (
     load_model,
 )
 from classifier.pairs import PairExample, PairPlan, Synthesiser
+from classifier.provenance import installed_versions
 from classifier.scoring import Candidate, PairScorer, candidate_for
 from classifier.train import choose_threshold, split, train
 from indexer.minhash import SketchParams
@@ -64,7 +65,8 @@ def test_training_writes_a_small_artifact_with_metadata(
     assert metadata["threshold_rule"]
     assert metadata["version"] == metrics["version"]
     assert len(metadata["training_data_sha256"]) == 64
-    assert {"lightgbm", "numpy", "python"} <= set(metadata["libraries"])
+    assert metadata["libraries"] == installed_versions()
+    assert {"lightgbm", "pycountry", "reverse-geocode", "python"} <= set(metadata["libraries"])
     assert metrics["held_out"]["roc_auc"] > 0.8
     assert metrics["pairs"]["total"] == len(_fixture_pairs()) + 1
 
@@ -185,6 +187,24 @@ def test_feature_mismatch_is_refused(trained: tuple[Path, dict[str, Any]], tmp_p
     reordered = [FEATURE_NAMES[1], FEATURE_NAMES[0], *FEATURE_NAMES[2:]]
     with pytest.raises(ModelMismatch):
         load_model(_copy_artifact(source, tmp_path / "order", feature_names=reordered))
+
+
+def test_other_package_versions_than_trained_with_are_logged_at_load(
+    trained: tuple[Path, dict[str, Any]], tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The artifact's features come partly from packages (the gazetteer from pycountry): a
+    process running other versions says so once, and still loads the model."""
+    source = trained[0]
+    recorded = json.loads((source / METADATA_FILE).read_text())["libraries"]
+    with caplog.at_level("WARNING", logger="classifier.model"):
+        load_model(source)
+    assert not caplog.records
+    older = {**recorded, "pycountry": "22.3.5"}
+    with caplog.at_level("WARNING", logger="classifier.model"):
+        scorer = load_model(_copy_artifact(source, tmp_path / "older", libraries=older))
+    assert isinstance(scorer, LightGBMScorer)
+    [record] = caplog.records
+    assert f"pycountry 22.3.5 -> {recorded['pycountry']}" in record.getMessage()
 
 
 def test_missing_artifact(tmp_path: Path) -> None:
