@@ -31,7 +31,7 @@ from classifier.places import location_parts
 from classifier.places import place_keys as place_keys  # re-exported: mutations uses it
 from indexer._kernels import layout_marks
 from indexer.language import stop_words
-from indexer.reading import Reading, field_text, read_text
+from indexer.reading import Reading, field_text, read_text, short_field
 from indexer.shingles import token_hashes
 from indexer.text import (
     clean,
@@ -180,12 +180,12 @@ def extract_fields(
     what an earlier reading found ("" for none; a stored posting keeps it), spares the
     language identifier.
     """
-    title = fold_gender_forms(field_text(document, "title"))
+    title = fold_gender_forms(short_field(document, "title"))
     text = plain(strip_html(field_text(document, "description")))
     if reading is None:
         reading = read_text(document, text, known_language=known_language)
-    location = field_text(document, "location")
-    salary_text = plain(field_text(document, "salary"))
+    location = short_field(document, "location")
+    salary_text = plain(short_field(document, "salary"))
 
     title_words = clean(title).split()
     title_key = normalise_title(title)
@@ -201,7 +201,7 @@ def extract_fields(
     padded = f" {' '.join(tokens)} "
     title_padded = f" {' '.join(title_words)} "
     title_table, description_table = _tables()
-    company_key = normalise_company(field_text(document, "company"))
+    company_key = normalise_company(short_field(document, "company"))
     references = contacts.references(text) | contacts.references(title)
     region, *fallbacks = _REGIONS.get(language or "", ("GB",))
     pay = contacts.pay(salary_text, frozenset(_tokens(salary_text)), text, token_set)

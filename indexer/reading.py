@@ -22,7 +22,7 @@ from typing import Any
 
 from indexer.anchor_words import anchors
 from indexer.language import DETECT_PREFIX_CHARS, detect_language, stop_words
-from indexer.text import plain, strip_html
+from indexer.text import plain, repair_encoding, strip_html
 
 
 @dataclass(frozen=True)
@@ -67,9 +67,9 @@ def read_text(
             text[: 4 * DETECT_PREFIX_CHARS]
         )
     stop = stop_words(language or "")
-    joined = "\n".join((field_text(document, "title"), field_text(document, "company"), text))
+    joined = "\n".join((short_field(document, "title"), short_field(document, "company"), text))
     found = anchors(joined, stop)
-    location = field_text(document, "location") if places else ""
+    location = short_field(document, "location") if places else ""
     if not location:
         return Reading(language, found)
     return Reading(language, found, anchors(location, stop, names=True) - found)
@@ -93,3 +93,11 @@ def field_text(document: Mapping[str, Any], key: str) -> str:
     """A string field of a posting dict; "" when absent or not a string."""
     value = document.get(key)
     return value if isinstance(value, str) else ""
+
+
+def short_field(document: Mapping[str, Any], key: str) -> str:
+    """A one-line field (title, company, location, salary) as it was written: a feed that
+    mis-decoded an ad's text mis-decoded these too ("PrÃ©parateur / PrÃ©paratrice",
+    "sÃ©curitÃ©"), and `repair_encoding` reads them back. The description is repaired by
+    `strip_html`, which every reader of it calls."""
+    return repair_encoding(field_text(document, key))

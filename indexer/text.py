@@ -85,7 +85,8 @@ def _drop_scripts(text: str) -> str:
 
 
 _UNDEFINED_IN_1252 = (0x81, 0x8D, 0x8F, 0x90, 0x9D)
-_CP1252_HIGH = bytes(b for b in range(0x80, 0xA0) if b not in _UNDEFINED_IN_1252).decode("cp1252")
+_CP1252_DEFINED = bytes(b for b in range(0x80, 0xA0) if b not in _UNDEFINED_IN_1252)
+_CP1252_HIGH = _CP1252_DEFINED.decode("cp1252")
 """What Windows-1252 shows for the bytes 0x80-0x9F that it defines (€, ‚, ƒ, „, …, curly
 quotes, dashes, ™, Œ, Š, Ž, Ÿ…); Latin-1 shows all of them as control characters."""
 _CONTINUATION = "[\u0080-\u00bf" + _CP1252_HIGH + "]"
@@ -105,11 +106,9 @@ _ENCODED_CHARACTER = re.compile(
 )
 """One UTF-8 character as either code page shows its bytes: a lead byte of 2, 3 or 4, then
 as many continuation bytes."""
-_BYTE_OF = {chr(byte): byte for byte in range(0x80, 0x100)} | {
-    bytes([byte]).decode("cp1252"): byte
-    for byte in range(0x80, 0xA0)
-    if byte not in _UNDEFINED_IN_1252
-}
+_BYTE_OF = {chr(byte): byte for byte in range(0x80, 0x100)} | dict(
+    zip(_CP1252_HIGH, _CP1252_DEFINED, strict=True)
+)
 """The byte behind each character of `_ENCODED_CHARACTER`: Windows-1252's characters for
 0x80-0x9F, Latin-1's for the rest (and for the five bytes Windows-1252 leaves undefined,
 which decoders commonly pass through as Latin-1 control characters)."""

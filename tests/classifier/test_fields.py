@@ -11,6 +11,7 @@ from classifier.fields import extract_fields, place_keys
 from indexer import reading
 from indexer.reading import read_document
 from tests.classifier.postings import ADVISOR_NL, DEVELOPER_FR, ENGINEER_DE, NURSE_EN
+from tests.misdecoding import as_windows_1252
 
 
 def _with(description: str, **fields: Any) -> dict[str, Any]:
@@ -301,3 +302,33 @@ def test_a_stored_language_gives_the_same_fields_without_identifying_it(
             np.testing.assert_array_equal(first, second)
         else:
             assert first == second, name
+
+
+_PHARMACY = {
+    "title": "Préparateur / Préparatrice en pharmacie hospitalière (H/F)",
+    "company": "Hôpital Sainte-Marie de Sécurité Sociale",
+    "location": "07 - Privas",
+    "salary": "£16195 (under 25) £17222–18681 (over 25)",
+    "description": "Vous êtes préparateur en pharmacie ? Rejoignez l'équipe de Privas.",
+}
+
+
+@pytest.mark.parametrize("posting", [_PHARMACY, DEVELOPER_FR, ENGINEER_DE, NURSE_EN])
+def test_every_field_a_feed_mis_decoded_reads_as_written(posting: dict[str, Any]) -> None:
+    """A feed that read an ad's UTF-8 as Windows-1252 did so for its one-line fields too: the
+    title's two genders ("PrÃ©parateur / PrÃ©paratrice"), the anchors of title and company,
+    the salary's dash. Each extracted field is the one of the ad as written."""
+    fields = ("title", "company", "location", "salary", "description")
+    damaged = {
+        k: as_windows_1252(v) if k in fields and isinstance(v, str) else v
+        for k, v in posting.items()
+    }
+    assert damaged != posting
+    assert read_document(damaged) == read_document(posting)
+    written, read = extract_fields(posting), extract_fields(damaged)
+    for name in written.__dataclass_fields__:
+        expected, got = getattr(written, name), getattr(read, name)
+        if isinstance(expected, np.ndarray):
+            assert np.array_equal(expected, got), name
+        else:
+            assert expected == got, name
