@@ -19,6 +19,16 @@ fails when the two boards name the employer differently ("Acme" / "Acme Assuranc
 * **Company-title key**: the first distinctive word of the company key (generic leading words
   such as "groupe" or "the" skipped) joined to the title key, so "Acme Assurances | data
   engineer" meets "Acme | data engineer" and "Groupe Acme | data engineer".
+* **Bare-title key**: the company key joined to the title key without what boards add to a
+  title from the ad's other fields or their own systems: the words of the ad's own location
+  ("Employé(e) de ménage H/F - Largentière" at "07 - LARGENTIERE") and requisition codes
+  written without a keyword ("INGENIEUR DATA JUNIOR - H/F - (STG-5521)"), which
+  `indexer.text.normalise_title` keeps, so the block key and the company-title key of the
+  decorated title never meet the plain one's. It matters most where the text cannot find
+  the re-post: an employer posting one text in many towns under town-decorated titles makes
+  that text boilerplate (units recurring under different titles), and then only the title
+  can. Every posting is indexed under its bare-title key and searches with it (for a plain
+  title it is the block key again, in the key index).
 
 Boilerplate stays out: units the index judges boilerplate and company, offer, legal or apply
 sections give no fingerprint, since a fingerprint of an employer's intro would link every ad
@@ -33,6 +43,7 @@ list as the band keys and a key only ever meets keys of its own kind. Pure: no I
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -42,6 +53,7 @@ import xxhash
 from indexer.minhash import to_signed
 from indexer.sections import JOB_SECTIONS
 from indexer.shingles import mix
+from indexer.text import normalise_location, normalise_title
 from indexer.units import UnitProfile
 
 LEAD_SHINGLES = 64
@@ -74,6 +86,15 @@ company-title key uses the first word after them ("groupe acme" → "acme")."""
 
 _LEAD_DOMAIN = np.uint64(0x4C45414446505254)  # "LEADFPRT": fingerprints never equal band keys
 _COMPANY_TITLE_PREFIX = "company-title\x1f"
+_BARE_TITLE_PREFIX = "bare-title\x1f"
+
+_TITLE_CODE = re.compile(r"\b[A-Z]{1,6}[-_]?\d{3,}[\w-]*")
+"""A requisition code written without a keyword: capitals then three or more digits
+("STG-5521", "JR104233", "REQ_2041"). Capitals only, so grades and numbers of role words stay
+("Band 5", "Level 3", "B2B"), and a bare number stays too: titles that differ only by one
+("Role 1234", "Role 1235") are different postings, and a key they all shared would make
+every one a candidate of every other. `normalise_title` already drops codes announced by a
+keyword ("Réf. ABC-123", "Job ID 4711")."""
 
 
 def eligible_units(sections: Sequence[str], boilerplate: Sequence[bool]) -> npt.NDArray[np.bool_]:
@@ -148,12 +169,45 @@ def block_company_title_key(block_key: str) -> int | None:
     return company_title_key(company_key, title_key)
 
 
+def bare_title(title: str, location: str | None, title_key: str) -> str:
+    """The title key without requisition codes (`_TITLE_CODE`) and without the words of the
+    posting's own location, short ones too ("Choisy-le-Roi", "Bury St Edmunds",
+    "Villeneuve-d'Ascq" leave no "le", "st" or "d" behind), unless nothing would be left
+    (see the module docstring). A word of a role that the place also holds ("de" in
+    "Saint-Julien-de-Peyrolas") goes as well, alike on both sides of a re-post at that
+    place, which is the match this key is for. `title_key` is `normalise_title(title)`,
+    which most titles (no code) keep."""
+    key = normalise_title(_TITLE_CODE.sub(" ", title)) if _TITLE_CODE.search(title) else title_key
+    if not location:
+        return key
+    place = {w for w in normalise_location(location).split() if w.isalpha()}
+    words = key.split()
+    kept = [w for w in words if w not in place]
+    return " ".join(kept) if kept and len(kept) < len(words) else key
+
+
+def bare_title_key(company_key: str, bare: str) -> int | None:
+    """The key of (company key, bare title); None without a title. Kept whatever the
+    company (none, or generic), like the block key."""
+    if not bare:
+        return None
+    value = xxhash.xxh64_intdigest(f"{_BARE_TITLE_PREFIX}{company_key}|{bare}".encode())
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
 def lookup_keys(
-    profile: UnitProfile, boilerplate: Sequence[bool], company_key: str, title_key: str
+    profile: UnitProfile,
+    boilerplate: Sequence[bool],
+    company_key: str,
+    title_key: str,
+    bare_key: int | None = None,
 ) -> list[int]:
-    """All lookup keys of a posting: its lead fingerprints and its company-title key."""
+    """All lookup keys of a posting: its lead fingerprints, its company-title key and its
+    bare-title key (`bare_title_key`, made once where the posting is prepared)."""
     keys = lead_fingerprints(profile, boilerplate)
     loose = company_title_key(company_key, title_key)
     if loose is not None:
         keys.append(loose)
+    if bare_key is not None:
+        keys.append(bare_key)
     return keys

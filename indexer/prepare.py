@@ -17,7 +17,7 @@ from typing import Any
 
 from indexer.anchor_keys import PostingAnchors, posting_anchors, stored_keys
 from indexer.boilerplate import UnitCounter, Witnesses, unit_hash
-from indexer.lookup_keys import lead_changed, lookup_keys
+from indexer.lookup_keys import bare_title, bare_title_key, lead_changed, lookup_keys
 from indexer.minhash import Sketch, SketchParams, band_keys
 from indexer.reading import Reading, read_document
 from indexer.sections import Unit, split_units
@@ -45,7 +45,8 @@ class PreparedPosting:
     band_keys: list[int]
     lookup_keys: list[int]
     """Keys indexed beside the band keys (`indexer.lookup_keys`): lead fingerprints, which find
-    snippets and partial copies, and the company-title key, which finds company variants."""
+    snippets and partial copies, the company-title key, which finds company variants, and
+    the bare-title key, which finds titles decorated with the place or a code."""
     content_hash: str
     document: dict[str, Any]
     reading: Reading
@@ -57,6 +58,15 @@ class PreparedPosting:
     profile: UnitProfile
     unit_hashes: tuple[int | None, ...]
     boilerplate: tuple[bool, ...]
+    bare_title: str
+    """The title key without the place words of the location and requisition codes
+    (`indexer.lookup_keys.bare_title`): what the bare-title key hashes, and what a hit found
+    through it is compared on (`service.pipeline`)."""
+
+    @property
+    def bare_key(self) -> int | None:
+        """The bare-title key (`indexer.lookup_keys.bare_title_key`)."""
+        return bare_title_key(self.company_key, self.bare_title)
 
     @property
     def search_keys(self) -> list[int]:
@@ -130,6 +140,8 @@ def prepare(
     title_key, company_key = normalise_title(title), normalise_company(company)
     unit_hashes = tuple(unit_hash(u.tokens) for u in units)
     boilerplate = (False,) * len(units)
+    location = document.get("location")
+    bare = bare_title(title, location if isinstance(location, str) else None, title_key)
     sketch, count = sketch_units(profile, keep_units(profile, boilerplate), params)
     return PreparedPosting(
         id=posting_id,
@@ -143,7 +155,9 @@ def prepare(
         sketch=sketch,
         shingle_count=count,
         band_keys=band_keys(sketch, params),
-        lookup_keys=lookup_keys(profile, boilerplate, company_key, title_key),
+        lookup_keys=lookup_keys(
+            profile, boilerplate, company_key, title_key, bare_title_key(company_key, bare)
+        ),
         content_hash=content_hash(received),
         document=document,
         reading=reading,
@@ -151,6 +165,7 @@ def prepare(
         profile=profile,
         unit_hashes=unit_hashes,
         boilerplate=boilerplate,
+        bare_title=bare,
     )
 
 
@@ -170,7 +185,13 @@ def with_boilerplate(
         shingle_count=count,
         band_keys=band_keys(sketch, params),
         lookup_keys=(
-            lookup_keys(prepared.profile, mask, prepared.company_key, prepared.title_key)
+            lookup_keys(
+                prepared.profile,
+                mask,
+                prepared.company_key,
+                prepared.title_key,
+                prepared.bare_key,
+            )
             if lead_changed(prepared.profile.sections, prepared.boilerplate, mask)
             else prepared.lookup_keys
         ),

@@ -24,7 +24,7 @@ from classifier.kinds import duplicate_type
 from classifier.scoring import Candidate, PairScorer, Remember, candidate_for
 from indexer.anchor_keys import TranslationQuery
 from indexer.boilerplate import with_added
-from indexer.lookup_keys import block_company_title_key, company_title_key
+from indexer.lookup_keys import bare_title, block_company_title_key, company_title_key
 from indexer.minhash import band_keys
 from indexer.posting import JobPosting
 from indexer.prepare import PreparedPosting, to_stored, with_boilerplate
@@ -527,7 +527,9 @@ class Deduplicator:
                 if not vouched:
                     if not loose:
                         loose.append(company_title_key(prepared.company_key, prepared.title_key))
-                    if not _same_company_title(loose[0], other):
+                    if not _same_company_title(loose[0], other) and not _same_bare_title(
+                        prepared, other
+                    ):
                         continue
             verified.append(candidate)
         verified.sort(key=lambda c: (-c.overlap, c.posting.posted_at, c.posting.id))
@@ -805,6 +807,23 @@ def _same_company_title(key: int | None, other: StoredPosting) -> bool:
     full ad's sketch leaves out as a company section (the snippet has nothing to call it so),
     so the estimated overlap of the two is near 0 however exactly one copies the other."""
     return key is not None and block_company_title_key(other.block_key) == key
+
+
+def _same_bare_title(prepared: PreparedPosting, other: StoredPosting) -> bool:
+    """Whether a hit is the query's employer under the query's title once both are read
+    without the query's place words and requisition codes (`indexer.lookup_keys.bare_title`:
+    "Employé(e) de ménage H/F - Largentière" and "Employé(e) de ménage H/F" at Largentière).
+    Kept unverified like a block-key hit, for the block key's reason: an employer that posts
+    one text in many towns under titles naming each town makes that text boilerplate (units
+    recurring under different titles), so the sketches no longer vouch for the re-post of
+    one of them, and only its title can. A hit at another town keeps that town's name in
+    its title and is not kept this way."""
+    if other.company_key != prepared.company_key:
+        return False
+    location = prepared.document.get("location")
+    place = location if isinstance(location, str) else None
+    title_key = other.block_key.partition("|")[2]  # its normalised title, as stored
+    return bare_title(other.title, place, title_key) == prepared.bare_title
 
 
 def _cap_partial(prepared: PreparedPosting, verified: list[Candidate]) -> list[Candidate]:

@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from indexer.lookup_keys import (
     LEAD_SHINGLES,
     WINDOW,
+    bare_title,
+    bare_title_key,
     block_company_title_key,
     company_title_key,
     company_word,
@@ -21,7 +23,7 @@ from indexer.lookup_keys import (
 )
 from indexer.minhash import SketchParams
 from indexer.prepare import PreparedPosting, prepare_corpus, prepare_document, with_boilerplate
-from indexer.text import normalise_company
+from indexer.text import normalise_company, normalise_title
 from tests.snippets import (
     ANALYST_FULL,
     BAKER_FULL,
@@ -175,7 +177,7 @@ def test_with_boilerplate_keeps_the_keys_only_when_no_job_unit_changed(mask: lis
     full = prepared(DATA_ENGINEER_FULL)
     assert len(full.boilerplate) == len(mask)
     masked = with_boilerplate(full, mask, PARAMS)
-    want = lookup_keys(full.profile, mask, full.company_key, full.title_key)
+    want = lookup_keys(full.profile, mask, full.company_key, full.title_key, full.bare_key)
     assert masked.lookup_keys == want
 
 
@@ -189,3 +191,50 @@ def test_a_hit_s_company_title_key_is_read_from_its_block_key() -> None:
     assert expected is not None
     assert block_company_title_key(prepared.block_key) == expected
     assert block_company_title_key("|data engineer") is None  # no employer named
+
+
+@pytest.mark.parametrize(
+    ("title", "location", "bare"),
+    [
+        ("Employé(e) de ménage H/F - Largentière", "07 - LARGENTIERE", "employe de menage"),
+        ("Employé(e) de ménage H/F", "07 - LARGENTIERE", "employe de menage"),
+        ("Data Analyst H/F - Lyon", "Lyon, Auvergne-Rhône-Alpes", "data analyst"),
+        ("Staff Nurse - Birmingham", "Birmingham, B15 2TH", "staff nurse"),
+        (
+            "Responsable des flux (H/F) - Choisy-le-Roi",
+            "94 - CHOISY LE ROI",
+            "responsable des flux",
+        ),
+        ("Associate Nurse - Bury St Edmunds", "Bury St Edmunds, IP33 2AR", "associate nurse"),
+        ("Data Engineer F/H - Villeneuve-d'Ascq", "Villeneuve-d'Ascq", "data engineer"),
+        ("INGENIEUR DATA JUNIOR - H/F - (STG-5521)", "Paris", "ingenieur data junior"),
+        ("Data Engineer JR104233", None, "data engineer"),
+        # grades, levels and numbers without capitals are role words or names, not codes
+        ("Role 1234", None, "role 1234"),
+        ("Band 5 Staff Nurse - Ward 7", "London", "band 5 staff nurse ward 7"),
+        ("B2B Sales Level 3", "Leeds", "b2b sales level 3"),
+        # a town of another place stays; a title that is only the place is kept whole
+        ("Employé(e) de ménage H/F - Lanas", "07 - LARGENTIERE", "employe de menage lanas"),
+        ("Paris", "Paris", "paris"),
+    ],
+)
+def test_the_bare_title_drops_the_own_place_and_requisition_codes(
+    title: str, location: str | None, bare: str
+) -> None:
+    assert bare_title(title, location, normalise_title(title)) == bare
+
+
+def test_the_bare_title_key_is_the_employer_s_and_never_a_band_or_company_title_key() -> None:
+    key = bare_title_key("acme", "data engineer")
+    assert key is not None
+    assert key != bare_title_key("beta", "data engineer")
+    assert key != company_title_key("acme", "data engineer")
+    assert bare_title_key("", "data engineer") is not None  # no employer named: like the block
+    assert bare_title_key("acme", "") is None
+    decorated = prepared(
+        ad("d", title="Data Engineer H/F - Lyon", company="Acme", description="x " * 50)
+    )
+    plain = prepared(ad("p", title="Data Engineer", company="Acme", description="y " * 50))
+    assert decorated.bare_key == plain.bare_key
+    assert decorated.bare_key in decorated.lookup_keys
+    assert decorated.bare_key not in decorated.band_keys

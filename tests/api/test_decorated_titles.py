@@ -1,0 +1,112 @@
+"""Titles that boards decorate with the place or a requisition code, through /dedup.
+
+`normalise_title` keeps a town named in the title ("Employé(e) de ménage H/F - Largentière")
+and a code written without a keyword ("(STG-5521)"), so the block key and the company-title
+key of the decorated title never meet the plain one's. The bare-title key
+(`indexer.lookup_keys`) finds them. Candidates are checked, not verdicts, as in
+`test_snippets.py`: the overlap baseline scores, and candidates do not depend on the scorer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from indexer.minhash import SketchParams
+from indexer.prepare import prepare_document
+from service.api import create_app
+from service.settings import Settings
+from tests.api.postings import generated_text
+from tests.api.support import dedup
+
+PARAMS = SketchParams()
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    """The app on a fresh index, scored by the overlap baseline."""
+    with TestClient(create_app(Settings(data_dir=tmp_path, scorer="overlap"))) as test_client:
+        yield test_client
+
+
+def candidate_ids(decision: dict[str, Any]) -> list[str]:
+    return [c["id"] for c in decision["candidates"]]
+
+
+def posting(posting_id: str, title: str, location: str, text: str, **fields: Any) -> dict[str, Any]:
+    return {
+        "id": posting_id,
+        "title": title,
+        "location": location,
+        "posted_at": "2025-04-19",
+        "description": text,
+        **fields,
+    }
+
+
+PARTS = [generated_text(10 + i, 150) for i in range(5)]
+EXCERPT = generated_text(12, 80)
+"""A part of the long ad (its middle), as a board that shows an ad's main paragraph alone
+carries it: too small a share of the long ad for a band key, and not its lead."""
+LONG_TEXT = "\n\n".join([*PARTS[:2], EXCERPT, *PARTS[3:]])
+CODED = posting(
+    "linkedin-1",
+    "INGENIEUR DATA JUNIOR - H/F - (STG-5521)",
+    "Paris",
+    LONG_TEXT,
+    company="Banque Exemple",
+)
+PLAIN = posting("wttj-1", "INGENIEUR DATA JUNIOR - H/F", "Paris", EXCERPT, company="Banque Exemple")
+
+
+def test_the_coded_and_the_plain_title_share_only_the_bare_title_key() -> None:
+    """The premise of the tests below: nothing else would find one from the other."""
+    coded, plain = prepare_document(CODED, PARAMS), prepare_document(PLAIN, PARAMS)
+    assert coded.block_key != plain.block_key
+    assert not set(coded.band_keys) & set(plain.band_keys)
+    assert set(coded.lookup_keys) & set(plain.lookup_keys) == {coded.bare_key}
+
+
+@pytest.mark.parametrize("order", [(CODED, PLAIN), (PLAIN, CODED)])
+def test_a_title_with_a_requisition_code_finds_the_plain_title_either_way(
+    client: TestClient, order: tuple[dict[str, Any], dict[str, Any]]
+) -> None:
+    first, second = order
+    dedup(client, first)
+
+    decision = dedup(client, second)
+
+    assert candidate_ids(decision) == [first["id"]]
+
+
+def test_a_title_naming_the_town_is_kept_as_a_candidate_however_little_text_vouches(
+    client: TestClient,
+) -> None:
+    """An employer posts one text in many towns, each title naming its town: the index then
+    calls that text boilerplate, and only the title links the town's re-post under the plain
+    title to it. The texts here share nothing, as a sketch without boilerplate may."""
+    town = posting(
+        "ft-1",
+        "Employé(e) de ménage H/F - Largentière",
+        "07 - LARGENTIERE",
+        generated_text(1, 120),
+    )
+    other_town = posting(
+        "ft-2", "Employé(e) de ménage H/F - Lanas", "07 - LANAS", generated_text(2, 120)
+    )
+    other_role = posting(
+        "ft-3", "Auxiliaire de vie H/F - Largentière", "07 - LARGENTIERE", generated_text(3, 120)
+    )
+    for ad in (town, other_town, other_role):
+        dedup(client, ad)
+
+    repost = dedup(
+        client,
+        posting("ft-4", "Employé(e) de ménage H/F", "07 - LARGENTIERE", generated_text(4, 120)),
+    )
+
+    assert candidate_ids(repost) == ["ft-1"]
