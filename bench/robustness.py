@@ -6,14 +6,14 @@
 Why: the product goal is recall on real re-posts across job boards, without merging
 different vacancies. The training pairs come from classifier/variants.py and
 classifier/mutations.py; grading the model with the same generators would only measure how
-well it learned them. So every transformation here is written independently, from what boards
-were seen doing (decorated titles, locations widened to a region or a country, snippets,
-re-wrapped or HTML text, text a partner feed mis-decoded, a job centre's teaser of a
-board's ad, re-posts weeks later, translations), applied to REAL ads: NHS Jobs
-2020 (English), EURES 2025 (ten languages) and three French corpora (France Travail, Pôle
-emploi partner boards, Google for Jobs). Hard negatives are made the same way: the same
-text at another town, another grade or contract, one employer's template for another role, a
-snippet holding only the employer's intro.
+well it learned them. So every transformation here is written independently, from what
+boards were seen doing (decorated titles, locations widened to a region or a country,
+snippets, re-wrapped or HTML text, text a partner feed mis-decoded, a job centre's teaser of
+a board's ad, a campaign's titles naming each town, re-posts weeks later, translations),
+applied to REAL ads: NHS Jobs 2020 (English), EURES 2025 (ten languages) and three French
+corpora (France Travail, Pôle emploi partner boards, Google for Jobs). Hard negatives are
+made the same way: the same text at another town, another grade or contract, one employer's
+template for another role, a snippet holding only the employer's intro.
 
 Each family pairs an original ad (side a) with its transformed copy (side b); up to --limit
 pairs per family and corpus group (NHS, EURES, French), drawn with a seeded random.Random from
@@ -24,7 +24,9 @@ Measured two ways, one Markdown table each:
 (a) `jobdedup evaluate PAIRS --predictions OUT`: every pair scored by the classifier alone;
 (b) `jobdedup ingest` of each family's postings (date order) into a fresh index, then
     `jobdedup export`: a pair counts as found when both sides end in one cluster, which also
-    needs the index to propose the other side as a candidate.
+    needs the index to propose the other side as a candidate. A family may add postings
+    that only this index sees (`Built.context`: a campaign's other towns, say), so that the
+    pair meets in the index it would meet in.
 The CLI runs as a subprocess of this interpreter with --code-root first on PYTHONPATH (default
 this checkout), so a snapshot of another commit can be measured with the same pairs. Reads
 ../shared/data; never run as a test.
@@ -697,6 +699,9 @@ class Built:
     a: Posting
     b: Posting
     ads: tuple[Ad, ...]
+    context: tuple[Posting, ...] = ()
+    """Other postings that go into the family's index beside the pair (ingest only): what
+    the index has seen when the pair meets, such as a campaign's other towns."""
 
 
 @dataclass
@@ -946,6 +951,44 @@ def reposted_later(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     built.b["posted_at"] = later(ad.posted_at, rng.randint(35, 55))
     built.b["source"] = ad.source
     return built
+
+
+def town_titled_campaign(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
+    """One text of an employer posted the same week in its town and in two other towns of the
+    area, each title naming its town ("Employé(e) de ménage H/F - Largentière" / "... -
+    Lanas" / "... - Balazuc"), then re-posted in the first town under the plain title. The
+    pair is the town's ad and its re-post; the other towns' ads go into the index before them
+    (`Built.context`). Seen in `../shared/data`: France Travail ads of one employer in
+    Largentière, Lanas and Balazuc, each re-posted eight days later without the town. The
+    same text under three titles is boilerplate to the index, so the text cannot find the
+    re-post: only its title can."""
+    if not ad.town or not ad.location:
+        return None
+    mine = fold(ad.town)
+    pool = [
+        o
+        for o in ctx.by_area.get((ad.corpus, ad.country), [])
+        if o.town and o.location and fold(o.town) != mine and not same_district(ad, o)
+    ]
+    if ad.location.split(" - ")[0] != ad.location:  # "07 - ANNONAY": stay in the département
+        dept = ad.location.split(" - ")[0]
+        pool = [o for o in pool if (o.location or "").startswith(f"{dept} - ")] or pool
+    towns = {fold(o.town or ""): o for o in pool}
+    if len(towns) < 2:
+        return None
+    title = ad.title.strip()
+    here = town_name(ad) or ad.town
+    first = {**ad.posting(), "title": f"{title} - {here}"}
+    context: list[Posting] = []
+    for other in rng.sample(sorted(towns.values(), key=lambda o: o.uid), 2):
+        assert other.town is not None and other.location is not None
+        there = town_name(other) or other.town
+        moved_ad = moved(ad, other.location, there)
+        if ad.postcode and other.postcode:
+            moved_ad["description"] = moved_ad["description"].replace(ad.postcode, other.postcode)
+        context.append({**moved_ad, "title": f"{title} - {there}", "posted_at": ad.posted_at})
+    repost = {**ad.posting(), "posted_at": later(ad.posted_at, rng.randint(5, 12))}
+    return Built(first, repost, (ad,), tuple(context))
 
 
 def occupation_title(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
@@ -1209,6 +1252,7 @@ FAMILIES = (
     Family("reposted_later", "duplicate", reposted_later),
     Family("encoding_damage", "duplicate", encoding_damage),
     Family("translated", "duplicate", translated, ("eures",)),
+    Family("town_titled_campaign", "duplicate", town_titled_campaign),
     Family("occupation_title", "duplicate", occupation_title, ("fr",)),
     Family("teaser_relay", "duplicate", teaser_relay, ("fr",)),
     Family("campaign_towns", "not_duplicate", campaign_towns),
@@ -1230,6 +1274,7 @@ class Pair:
     label: str
     a: Posting
     b: Posting
+    context: tuple[Posting, ...] = ()
 
     def line(self) -> dict[str, Any]:
         key = "type" if self.label == "duplicate" else "reason"
@@ -1294,7 +1339,10 @@ def sample_family(
             pair_id = f"{family.name}-{group}-{count:03d}"
             a = {"id": f"{pair_id}-a", **built.a}
             b = {"id": f"{pair_id}-b", **built.b}
-            pairs.append(Pair(pair_id, family.name, group, family.label, a, b))
+            context = tuple(
+                {"id": f"{pair_id}-c{n}", **posting} for n, posting in enumerate(built.context)
+            )
+            pairs.append(Pair(pair_id, family.name, group, family.label, a, b, context))
             count += 1
     return pairs
 
@@ -1345,7 +1393,7 @@ def via_ingest(pairs: Sequence[Pair], out: Path, code_root: Path) -> dict[str, b
     folder.mkdir(exist_ok=True)
     for name, members in by_family.items():
         postings = sorted(
-            (p for pair in members for p in (pair.a, pair.b)),
+            (p for pair in members for p in (*pair.context, pair.a, pair.b)),
             key=lambda p: (p["posted_at"], p["id"]),
         )
         path, clusters = folder / f"{name}.jsonl", folder / f"{name}.clusters.jsonl"
