@@ -209,6 +209,16 @@ def test_a_hit_s_company_title_key_is_read_from_its_block_key() -> None:
         ("Data Engineer F/H - Villeneuve-d'Ascq", "Villeneuve-d'Ascq", "data engineer"),
         ("INGENIEUR DATA JUNIOR - H/F - (STG-5521)", "Paris", "ingenieur data junior"),
         ("Data Engineer JR104233", None, "data engineer"),
+        (
+            "Care Assistant – Penylan House, Cardiff (D",
+            "Cardiff, CF23 5YG",
+            "care assistant penylan house",
+        ),
+        (
+            "Care Assistant, Penylan House, Cardiff",
+            "Cardiff, CF23 5YG",
+            "care assistant penylan house",
+        ),
         # grades, levels and numbers without capitals are role words or names, not codes
         ("Role 1234", None, "role 1234"),
         ("Band 5 Staff Nurse - Ward 7", "London", "band 5 staff nurse ward 7"),
