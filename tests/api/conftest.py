@@ -63,3 +63,11 @@ def client(settings: Settings) -> Iterator[TestClient]:
     store) because the client is used as a context manager."""
     with TestClient(create_app(settings)) as test_client:
         yield test_client
+
+
+@pytest.fixture
+def overlap_client(tmp_path: Path) -> Iterator[TestClient]:
+    """The app on a fresh index, scored by the overlap baseline: for tests of which postings
+    become candidates, which does not depend on the scorer."""
+    with TestClient(create_app(Settings(data_dir=tmp_path, scorer="overlap"))) as test_client:
+        yield test_client

@@ -22,6 +22,11 @@ def dedup(client: httpx.Client, posting: dict[str, Any], **params: Any) -> dict[
     return body
 
 
+def candidate_ids(decision: dict[str, Any]) -> list[str]:
+    """The ids of a verdict's candidates, in its order."""
+    return [c["id"] for c in decision["candidates"]]
+
+
 def get_json(client: httpx.Client, url: str, **params: Any) -> dict[str, Any]:
     """GET a resource that must exist (200) and return its JSON body."""
     response = client.get(url, params=params)

@@ -9,8 +9,6 @@ key of the decorated title never meet the plain one's. The bare-title key
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,23 +16,10 @@ from fastapi.testclient import TestClient
 
 from indexer.minhash import SketchParams
 from indexer.prepare import prepare_document
-from service.api import create_app
-from service.settings import Settings
 from tests.api.postings import generated_text
-from tests.api.support import dedup
+from tests.api.support import candidate_ids, dedup
 
 PARAMS = SketchParams()
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    """The app on a fresh index, scored by the overlap baseline."""
-    with TestClient(create_app(Settings(data_dir=tmp_path, scorer="overlap"))) as test_client:
-        yield test_client
-
-
-def candidate_ids(decision: dict[str, Any]) -> list[str]:
-    return [c["id"] for c in decision["candidates"]]
 
 
 def posting(posting_id: str, title: str, location: str, text: str, **fields: Any) -> dict[str, Any]:
@@ -73,18 +58,18 @@ def test_the_coded_and_the_plain_title_share_only_the_bare_title_key() -> None:
 
 @pytest.mark.parametrize("order", [(CODED, PLAIN), (PLAIN, CODED)])
 def test_a_title_with_a_requisition_code_finds_the_plain_title_either_way(
-    client: TestClient, order: tuple[dict[str, Any], dict[str, Any]]
+    overlap_client: TestClient, order: tuple[dict[str, Any], dict[str, Any]]
 ) -> None:
     first, second = order
-    dedup(client, first)
+    dedup(overlap_client, first)
 
-    decision = dedup(client, second)
+    decision = dedup(overlap_client, second)
 
     assert candidate_ids(decision) == [first["id"]]
 
 
 def test_a_title_naming_the_town_is_kept_as_a_candidate_however_little_text_vouches(
-    client: TestClient,
+    overlap_client: TestClient,
 ) -> None:
     """An employer posts one text in many towns, each title naming its town: the index then
     calls that text boilerplate, and only the title links the town's re-post under the plain
@@ -102,10 +87,10 @@ def test_a_title_naming_the_town_is_kept_as_a_candidate_however_little_text_vouc
         "ft-3", "Auxiliaire de vie H/F - Largentière", "07 - LARGENTIERE", generated_text(3, 120)
     )
     for ad in (town, other_town, other_role):
-        dedup(client, ad)
+        dedup(overlap_client, ad)
 
     repost = dedup(
-        client,
+        overlap_client,
         posting("ft-4", "Employé(e) de ménage H/F", "07 - LARGENTIERE", generated_text(4, 120)),
     )
 

@@ -10,11 +10,8 @@ is a duplicate of both clusters it links.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 from classifier.scoring import candidate_for
@@ -24,7 +21,7 @@ from service.api import create_app
 from service.pipeline import CONTAINMENT_MIN_OVERLAP, MAX_PARTIAL_CANDIDATES
 from service.settings import Settings
 from tests.api.postings import generated_text
-from tests.api.support import dedup, get_json
+from tests.api.support import candidate_ids, dedup, get_json
 from tests.snippets import (
     ACME_INTRO,
     ANALYST_FULL,
@@ -40,22 +37,13 @@ from tests.snippets import (
 PARAMS = SketchParams()
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    """The app on a fresh index, scored by the overlap baseline."""
-    with TestClient(create_app(Settings(data_dir=tmp_path, scorer="overlap"))) as test_client:
-        yield test_client
+def test_a_snippet_posted_after_its_full_ad_is_a_candidate_of_it(
+    overlap_client: TestClient,
+) -> None:
+    dedup(overlap_client, DATA_ENGINEER_FULL)
+    dedup(overlap_client, BAKER_FULL)
 
-
-def candidate_ids(decision: dict[str, Any]) -> list[str]:
-    return [c["id"] for c in decision["candidates"]]
-
-
-def test_a_snippet_posted_after_its_full_ad_is_a_candidate_of_it(client: TestClient) -> None:
-    dedup(client, DATA_ENGINEER_FULL)
-    dedup(client, BAKER_FULL)
-
-    snippet = dedup(client, DATA_ENGINEER_SNIPPET)
+    snippet = dedup(overlap_client, DATA_ENGINEER_SNIPPET)
 
     assert candidate_ids(snippet) == ["wttj-1"]
     found = snippet["candidates"][0]
@@ -63,24 +51,24 @@ def test_a_snippet_posted_after_its_full_ad_is_a_candidate_of_it(client: TestCli
 
 
 def test_a_snippet_of_only_the_intro_is_a_candidate_through_the_company_title_key(
-    client: TestClient,
+    overlap_client: TestClient,
 ) -> None:
     """The snippet's text is the full ad's company section, which the full ad's sketch leaves
     out: the estimated overlap is 0, and the hit through the company-title key is kept as a
     block-key hit would be."""
-    dedup(client, WTTJ_FULL)
-    dedup(client, BAKER_FULL)
+    dedup(overlap_client, WTTJ_FULL)
+    dedup(overlap_client, BAKER_FULL)
 
-    snippet = dedup(client, WTTJ_INTRO_SNIPPET)
+    snippet = dedup(overlap_client, WTTJ_INTRO_SNIPPET)
 
     assert candidate_ids(snippet) == ["wttj-3"]
     assert snippet["candidates"][0]["overlap"] < CONTAINMENT_MIN_OVERLAP
 
 
-def test_a_full_ad_posted_after_its_snippet_finds_the_snippet(client: TestClient) -> None:
-    dedup(client, {**DATA_ENGINEER_SNIPPET, "posted_at": "2025-03-01"})
+def test_a_full_ad_posted_after_its_snippet_finds_the_snippet(overlap_client: TestClient) -> None:
+    dedup(overlap_client, {**DATA_ENGINEER_SNIPPET, "posted_at": "2025-03-01"})
 
-    full = dedup(client, DATA_ENGINEER_FULL)
+    full = dedup(overlap_client, DATA_ENGINEER_FULL)
 
     assert candidate_ids(full) == ["adzuna-1"]
 
@@ -142,7 +130,7 @@ def test_an_intro_snippet_fetches_a_bounded_number_of_the_employers_ads(
 
 
 def test_ads_sharing_only_an_opening_are_not_candidates_through_lookup_keys(
-    client: TestClient,
+    overlap_client: TestClient,
 ) -> None:
     # Two vacancies of one size share their first 50 words and nothing else: the lead
     # fingerprints meet, but an overlap of about 0.3 is no containment, and without a shared
@@ -158,6 +146,6 @@ def test_ads_sharing_only_an_opening_are_not_candidates_through_lookup_keys(
     overlap = candidate_for(query, to_stored(other, "a")).overlap
     assert 0.2 <= overlap < CONTAINMENT_MIN_OVERLAP
 
-    dedup(client, first)
+    dedup(overlap_client, first)
 
-    assert candidate_ids(dedup(client, second)) == []
+    assert candidate_ids(dedup(overlap_client, second)) == []
