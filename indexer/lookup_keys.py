@@ -192,7 +192,12 @@ def bare_title(title: str, location: str | None, title_key: str) -> str:
     place = {w for w in normalise_location(location).split() if w.isalpha()}
     words = key.split()
     kept = [w for w in words if w not in place]
-    return " ".join(kept) if kept and len(kept) < len(words) else key
+    if not kept or len(kept) == len(words):
+        return key
+    # Read once more: what the place hid may now end the title ("Employe commercial h f
+    # (H/F) - Soyons" keeps "h f" until "soyons" goes, and the plain title drops it).
+    rest = " ".join(kept)
+    return normalise_title(rest) or rest
 
 
 def bare_title_key(company_key: str, bare: str) -> int | None:

@@ -209,6 +209,7 @@ def test_a_hit_s_company_title_key_is_read_from_its_block_key() -> None:
         ("Data Engineer F/H - Villeneuve-d'Ascq", "Villeneuve-d'Ascq", "data engineer"),
         ("INGENIEUR DATA JUNIOR - H/F - (STG-5521)", "Paris", "ingenieur data junior"),
         ("Data Engineer JR104233", None, "data engineer"),
+        ("Employe commercial     h    f (H/F) - Soyons", "07 - SOYONS", "employe commercial"),
         (
             "Care Assistant – Penylan House, Cardiff (D",
             "Cardiff, CF23 5YG",
