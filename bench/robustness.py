@@ -666,11 +666,16 @@ def rewrap(text: str, width: int) -> str:
 
 
 def replace_name(text: str, names: Iterable[str], new: str) -> str:
-    """Every mention of a place name (any case) → `new` (upper-cased where it was)."""
-    for name in sorted({n for n in names if n and len(n) > 2}, key=len, reverse=True):
-        pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)", re.IGNORECASE)
-        text = pattern.sub(lambda m: new.upper() if m[0].isupper() else new, text)
-    return text
+    """Every mention of a place name (any case) → `new` (upper-cased where it was), in one
+    pass: replacing the names one after the other rewrote what an earlier one had written
+    when the new name holds an old one ("AUBENAS" and "Aubenas" → "Lachapelle-sous-Aubenas"
+    gave "LACHAPELLE-SOUS-LACHAPELLE-SOUS-AUBENAS")."""
+    wanted = sorted({n.casefold(): n for n in names if n and len(n) > 2}.values(), key=len)
+    if not wanted:
+        return text
+    alternatives = "|".join(re.escape(n) for n in reversed(wanted))  # longest first
+    pattern = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
+    return pattern.sub(lambda m: new.upper() if m[0].isupper() else new, text)
 
 
 def title_words(title: str) -> frozenset[str]:
