@@ -958,15 +958,20 @@ def reposted_later(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     return built
 
 
+TOWN_JOINS = {"fr": "à", "en": "in", "de": "in", "nl": "in", "es": "en", "it": "a", "pt": "em"}
+"""The word that joins a town to a title ("Infirmier à Privas", "Pflegekraft in Essen"),
+in the languages whose town names it leaves as the location writes them."""
+
+
 def town_titled_campaign(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
-    """One text of an employer posted the same week in its town and in two other towns of the
-    area, each title naming its town ("Employé(e) de ménage H/F - Largentière" / "... -
-    Lanas" / "... - Balazuc"), then re-posted in the first town under the plain title. The
-    pair is the town's ad and its re-post; the other towns' ads go into the index before them
-    (`Built.context`). Seen in `../shared/data`: France Travail ads of one employer in
-    Largentière, Lanas and Balazuc, each re-posted eight days later without the town. The
-    same text under three titles is boilerplate to the index, so the text cannot find the
-    re-post: only its title can."""
+    """One text of an employer posted the same week in its town and in two other towns of the area,
+    each title naming its town ("Employé(e) de ménage H/F - Largentière" / "... - Lanas" /
+    "... - Balazuc"; or "(Lanas)", or "à Lanas", `TOWN_JOINS`), then re-posted in the first
+    town under the plain title. The pair is the town's ad and its re-post; the other towns'
+    ads go into the index before them (`Built.context`). Seen in `../shared/data`: France
+    Travail ads of one employer in Largentière, Lanas and Balazuc, each re-posted eight days
+    later without the town. The same text under three titles is boilerplate to the index, so
+    the text cannot find the re-post: only its title can."""
     if not ad.town or not ad.location:
         return None
     mine = fold(ad.town)
@@ -982,8 +987,11 @@ def town_titled_campaign(ad: Ad, ctx: Context, rng: random.Random) -> Built | No
     if len(towns) < 2:
         return None
     title = ad.title.strip()
+    joined = TOWN_JOINS.get(ad.lang)
+    forms = ("{} - {}", "{} ({})", *((f"{{}} {joined} {{}}",) if joined else ()))
+    form = rng.choice(forms)  # one board writes all of a campaign's titles one way
     here = town_name(ad) or ad.town
-    first = {**ad.posting(), "title": f"{title} - {here}"}
+    first = {**ad.posting(), "title": form.format(title, here)}
     context: list[Posting] = []
     for other in rng.sample(sorted(towns.values(), key=lambda o: o.uid), 2):
         assert other.town is not None and other.location is not None
@@ -991,7 +999,7 @@ def town_titled_campaign(ad: Ad, ctx: Context, rng: random.Random) -> Built | No
         moved_ad = moved(ad, other.location, there)
         if ad.postcode and other.postcode:
             moved_ad["description"] = moved_ad["description"].replace(ad.postcode, other.postcode)
-        context.append({**moved_ad, "title": f"{title} - {there}", "posted_at": ad.posted_at})
+        context.append({**moved_ad, "title": form.format(title, there), "posted_at": ad.posted_at})
     repost = {**ad.posting(), "posted_at": later(ad.posted_at, rng.randint(5, 12))}
     return Built(first, repost, (ad,), tuple(context))
 

@@ -21,6 +21,8 @@ from typing import Any, NamedTuple
 import pycountry
 from anyascii import anyascii
 
+from indexer.key_patterns import PLACE_ABBREVIATIONS
+
 EUROPE = frozenset(
     " ".join(
         (
@@ -216,7 +218,7 @@ GROUPS: dict[tuple[str, str, str], str] = {
 # ----------------------------------------------------------------------------- names
 
 _PUNCT = re.compile(r"[^a-z0-9]+")
-_TOKEN_MAP = {"saint": "st", "sainte": "ste", "sankt": "st", "mount": "mt"}
+_TOKEN_MAP = PLACE_ABBREVIATIONS
 _AREA_AFFIX = re.compile(
     r"^(?:departement (?:de la |de l |des |du |de |d )?|city and county of |city and borough of "
     r"|metropolitan borough of |royal borough of |london borough of |borough of |city of "

@@ -219,3 +219,9 @@ not a place) and Polish "00-950" (joined into one postcode)."""
 POSTCODE = re.compile(r"^(?:\d{4,5}|\d{4}[a-z]{2})$")
 UK_OUTWARD = re.compile(r"^[a-z]{1,2}\d[a-z\d]?$")
 UK_INWARD = re.compile(r"^\d[a-z]{2}$")
+
+
+PLACE_ABBREVIATIONS = {"saint": "st", "sainte": "ste", "sankt": "st", "mount": "mt"}
+"""Place-name words as their abbreviation, so "Saint-Péray" and "ST PERAY" compare: the
+gazetteer's names (`classifier.gazetteer_data.norm`) and the bare title's place words
+(`indexer.lookup_keys.bare_title`). Not used by the block key."""

@@ -50,10 +50,11 @@ import numpy as np
 import numpy.typing as npt
 import xxhash
 
+from indexer.key_patterns import PLACE_ABBREVIATIONS
 from indexer.minhash import to_signed
 from indexer.sections import JOB_SECTIONS
 from indexer.shingles import mix
-from indexer.text import normalise_location, normalise_title
+from indexer.text import fold_accents, normalise_location, normalise_title
 from indexer.units import UnitProfile
 
 LEAD_SHINGLES = 64
@@ -157,8 +158,7 @@ def company_title_key(company_key: str, title_key: str) -> int | None:
     word = company_word(company_key)
     if not word or not title_key:
         return None
-    value = xxhash.xxh64_intdigest(f"{_COMPANY_TITLE_PREFIX}{word}\x1f{title_key}".encode())
-    return value - (1 << 64) if value >= 1 << 63 else value
+    return _signed_hash(f"{_COMPANY_TITLE_PREFIX}{word}\x1f{title_key}")
 
 
 def block_company_title_key(block_key: str) -> int | None:
@@ -176,28 +176,88 @@ leaves of a qualifier ("Senior Nursing Care Assistant – Penylan House Nursing 
 another separator is cut elsewhere, or not at all."""
 
 
-def bare_title(title: str, location: str | None, title_key: str) -> str:
+def bare_title(
+    title: str, location: str | None, title_key: str, stop: frozenset[str] = frozenset()
+) -> str:
     """The title key without requisition codes (`_TITLE_CODE`), without the unclosed
     parenthesis that a board's length limit leaves at the end (`_UNCLOSED_TAIL`) and without
-    the words of the posting's own location, short ones too ("Choisy-le-Roi", "Bury St
-    Edmunds", "Villeneuve-d'Ascq" leave no "le", "st" or "d" behind), unless nothing would
-    be left (see the module docstring). A word of a role that the place also holds ("de" in
-    "Saint-Julien-de-Peyrolas") goes as well, alike on both sides of a re-post at that
-    place, which is the match this key is for. `title_key` is `normalise_title(title)`,
-    which most titles (no code, nothing cut) keep."""
+    the posting's own place (see the module docstring), unless nothing would be left.
+
+    The place is a run of the location field's words in the title, short ones too
+    ("Choisy-le-Roi", "Bury St Edmunds" leave no "le" or "st" behind) as long as the run
+    holds a word of three letters or more (the "en" of "planification en industrie" at
+    Aix-en-Provence stays), with "Saint" and "St" alike
+    (`key_patterns.PLACE_ABBREVIATIONS`). Where the title ends with it, the whole end goes:
+    with a district or a number after the town ("Berlin-Mitte", "Paris (75)", "Lyon 3e": at
+    most one word that is not the place's, any number of words with a digit), and with the
+    word that joins the town to the role ("à Mauves", "in München", "te Utrecht", "en
+    Madrid"): a stop word of the posting's language (`stop`) of three letters or fewer,
+    written just before the town. Elsewhere in the title only the place's runs go. The
+    rest is read by `normalise_title` once more: what the place hid may now end the title
+    ("Employe commercial h f (H/F) - Soyons" keeps "h f" until "soyons" goes). `title_key`
+    is `normalise_title(title)`, which most titles (no code, nothing cut) keep."""
     raw = _UNCLOSED_TAIL.sub("", _TITLE_CODE.sub(" ", title))
     key = (normalise_title(raw) or title_key) if raw != title else title_key
     if not location:
         return key
-    place = {w for w in normalise_location(location).split() if w.isalpha()}
+    place = {_abbreviated(w) for w in normalise_location(location).split() if w.isalpha()}
     words = key.split()
-    kept = [w for w in words if w not in place]
-    if not kept or len(kept) == len(words):
+    runs = _place_runs(words, place)
+    if not runs:
         return key
-    # Read once more: what the place hid may now end the title ("Employe commercial h f
-    # (H/F) - Soyons" keeps "h f" until "soyons" goes, and the plain title drops it).
+    kept = list(words)
+    # While the title ends with its place, the whole end goes, and again: a board that adds
+    # the town to a title naming it already ("DATA ANALYST - NICE (06) à Nice").
+    while runs and runs[-1][0] and _place_tail(kept[runs[-1][1] :]):
+        start = runs.pop()[0]
+        kept = kept[:start]
+        joining = kept[-1]
+        if (
+            len(kept) > 1
+            and len(joining) <= 3
+            and joining in stop
+            and _joins(raw, joining, words[start])
+        ):
+            kept.pop()
+    for begin, stop_at in reversed(runs):
+        del kept[begin:stop_at]
+    if not kept:
+        return key
     rest = " ".join(kept)
     return normalise_title(rest) or rest
+
+
+def _place_tail(after: Sequence[str]) -> bool:
+    """Whether what follows a place in a title still belongs to it: at most one word without
+    a digit (a district: "Berlin-Mitte") and any number with one ("(75)", "3e")."""
+    return sum(not any(c.isdigit() for c in w) for w in after) <= 1
+
+
+def _place_runs(words: Sequence[str], place: set[str]) -> list[tuple[int, int]]:
+    """(start, end) of each run of consecutive place words holding one of three letters or
+    more: "choisy le roi" is one run, the "en" of "planification en industrie" is none
+    (Aix-en-Provence's "en" names no place alone)."""
+    runs: list[tuple[int, int]] = []
+    i = 0
+    while i < len(words):
+        j = i
+        while j < len(words) and _abbreviated(words[j]) in place:
+            j += 1
+        if j > i and any(len(w) >= 3 for w in words[i:j]):
+            runs.append((i, j))
+        i = max(j, i + 1)
+    return runs
+
+
+def _abbreviated(word: str) -> str:
+    return PLACE_ABBREVIATIONS.get(word, word)
+
+
+def _joins(title: str, word: str, town: str) -> bool:
+    """Whether `word` stands right before `town` in the title as written (only spaces
+    between): "à Mauves" does, "Head of IT - London" does not."""
+    folded = fold_accents(title).lower()
+    return re.search(rf"(?<!\w){re.escape(word)}\s+{re.escape(town)}(?!\w)", folded) is not None
 
 
 def bare_title_key(company_key: str, bare: str) -> int | None:
@@ -205,7 +265,12 @@ def bare_title_key(company_key: str, bare: str) -> int | None:
     company (none, or generic), like the block key."""
     if not bare:
         return None
-    value = xxhash.xxh64_intdigest(f"{_BARE_TITLE_PREFIX}{company_key}|{bare}".encode())
+    return _signed_hash(f"{_BARE_TITLE_PREFIX}{company_key}|{bare}")
+
+
+def _signed_hash(text: str) -> int:
+    """xxh64 of a key's text as the signed 64-bit int every store indexes."""
+    value = xxhash.xxh64_intdigest(text.encode())
     return value - (1 << 64) if value >= 1 << 63 else value
 
 

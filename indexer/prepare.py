@@ -17,6 +17,7 @@ from typing import Any
 
 from indexer.anchor_keys import PostingAnchors, posting_anchors, stored_keys
 from indexer.boilerplate import UnitCounter, Witnesses, unit_hash
+from indexer.language import stop_words
 from indexer.lookup_keys import bare_title, bare_title_key, lead_changed, lookup_keys
 from indexer.minhash import Sketch, SketchParams, band_keys
 from indexer.reading import Reading, read_document
@@ -141,7 +142,8 @@ def prepare(
     unit_hashes = tuple(unit_hash(u.tokens) for u in units)
     boilerplate = (False,) * len(units)
     location = document.get("location")
-    bare = bare_title(title, location if isinstance(location, str) else None, title_key)
+    place = location if isinstance(location, str) else None
+    bare = bare_title(title, place, title_key, stop_words(reading.language or ""))
     sketch, count = sketch_units(profile, keep_units(profile, boilerplate), params)
     return PreparedPosting(
         id=posting_id,

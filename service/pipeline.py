@@ -24,6 +24,7 @@ from classifier.kinds import duplicate_type
 from classifier.scoring import Candidate, PairScorer, Remember, candidate_for
 from indexer.anchor_keys import TranslationQuery
 from indexer.boilerplate import with_added
+from indexer.language import stop_words
 from indexer.lookup_keys import bare_title, block_company_title_key, company_title_key
 from indexer.minhash import band_keys
 from indexer.posting import JobPosting
@@ -823,7 +824,8 @@ def _same_bare_title(prepared: PreparedPosting, other: StoredPosting) -> bool:
     location = prepared.document.get("location")
     place = location if isinstance(location, str) else None
     title_key = other.block_key.partition("|")[2]  # its normalised title, as stored
-    return bare_title(other.title, place, title_key) == prepared.bare_title
+    stop = stop_words(prepared.reading.language or "")
+    return bare_title(other.title, place, title_key, stop) == prepared.bare_title
 
 
 def _cap_partial(prepared: PreparedPosting, verified: list[Candidate]) -> list[Candidate]:

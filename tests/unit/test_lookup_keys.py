@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from indexer.language import stop_words
 from indexer.lookup_keys import (
     LEAD_SHINGLES,
     WINDOW,
@@ -249,3 +250,56 @@ def test_the_bare_title_key_is_the_employer_s_and_never_a_band_or_company_title_
     assert decorated.bare_key == plain.bare_key
     assert decorated.bare_key in decorated.lookup_keys
     assert decorated.bare_key not in decorated.band_keys
+
+
+@pytest.mark.parametrize(
+    ("decorated", "plain", "location", "language"),
+    [
+        ("Pflegefachkraft (m/w/d) in München", "Pflegefachkraft (m/w/d)", "München", "de"),
+        ("Verkäufer (m/w/d) - Berlin-Mitte", "Verkäufer (m/w/d)", "Berlin", "de"),
+        (
+            "Ouvrier vigneron h/f en CDI à Mauves",
+            "Ouvrier vigneron h/f en CDI",
+            "07 - MAUVES",
+            "fr",
+        ),
+        ("Data Engineer H/F - Paris (75)", "Data Engineer H/F", "Paris, Île-de-France", "fr"),
+        ("Data Analyst (Paris 8e)", "Data Analyst", "75008 Paris", "fr"),
+        ("Agent de sécurité Saint-Péray", "Agent de sécurité", "07 - ST PERAY", "fr"),
+        ("Enfermero/a en Madrid", "Enfermero/a", "Madrid, España", "es"),
+        ("Infermiere a Milano", "Infermiere", "Milano", "it"),
+        ("Verpleegkundige te Utrecht", "Verpleegkundige", "Utrecht", "nl"),
+        ("Staff Nurse in Birmingham", "Staff Nurse", "Birmingham, B15 2TH", "en"),
+        ("Referent - Łódź", "Referent", "Łódź", "pl"),
+        (
+            "Agent / Agente de planification en industrie (H/F) à Aix-en-Provence",
+            "Agent / Agente de planification en industrie (H/F)",
+            "13 - AIX EN PROVENCE",
+            "fr",
+        ),
+        ("Agent de production H/F - Le Havre", "Agent de production H/F", "76 - LE HAVRE", "fr"),
+        # the town added to a title that names it already
+        (
+            "CDD DATA ANALYST H/F - NICE (06) à Nice",
+            "CDD DATA ANALYST H/F - NICE (06)",
+            "Nice",
+            "fr",
+        ),
+        (
+            "Senior Data Engineer | Paris, FR (Paris)",
+            "Senior Data Engineer | Paris, FR",
+            "Paris",
+            "en",
+        ),
+        # a short role word before the town is not a joining word: it stays on both sides
+        ("Head of IT - London", "Head of IT", "London", "en"),
+    ],
+)
+def test_a_title_naming_its_town_in_any_language_has_the_plain_title_s_bare_title(
+    decorated: str, plain: str, location: str, language: str
+) -> None:
+    stop = stop_words(language)
+    bare = bare_title(plain, location, normalise_title(plain), stop)
+    assert bare_title(decorated, location, normalise_title(decorated), stop) == bare
+    assert location.split(",")[0].split()[-1].casefold() not in bare.split()
+    assert normalise_title(plain).split()[0] in bare.split()  # the role stays
