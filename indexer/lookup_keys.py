@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -200,7 +201,7 @@ def bare_title(
     key = (normalise_title(raw) or title_key) if raw != title else title_key
     if not location:
         return key
-    place = {_abbreviated(w) for w in normalise_location(location).split() if w.isalpha()}
+    place = _place_words(location)
     words = key.split()
     runs = _place_runs(words, place)
     if not runs:
@@ -227,13 +228,20 @@ def bare_title(
     return normalise_title(rest) or rest
 
 
+@lru_cache(maxsize=4096)
+def _place_words(location: str) -> frozenset[str]:
+    """The location's words as `bare_title` compares them, remembered: the pipeline reads
+    each hit's title against the query's one location (`service.pipeline`)."""
+    return frozenset(_abbreviated(w) for w in normalise_location(location).split() if w.isalpha())
+
+
 def _place_tail(after: Sequence[str]) -> bool:
     """Whether what follows a place in a title still belongs to it: at most one word without
     a digit (a district: "Berlin-Mitte") and any number with one ("(75)", "3e")."""
     return sum(not any(c.isdigit() for c in w) for w in after) <= 1
 
 
-def _place_runs(words: Sequence[str], place: set[str]) -> list[tuple[int, int]]:
+def _place_runs(words: Sequence[str], place: frozenset[str]) -> list[tuple[int, int]]:
     """(start, end) of each run of consecutive place words holding one of three letters or
     more: "choisy le roi" is one run, the "en" of "planification en industrie" is none
     (Aix-en-Provence's "en" names no place alone)."""
