@@ -31,14 +31,16 @@ from rapidfuzz import fuzz
 from classifier import gazetteer
 from classifier.anchors import shared_anchors
 from classifier.fields import PostingFields, extract_fields
+from classifier.gender_forms import one_gender
 from classifier.lexicon import CONTRACT_DIMENSIONS, ENGAGEMENT
 from classifier.scoring import Candidate
+from classifier.stems import stem_words
 from indexer.minhash import SketchParams, estimate_jaccard, overlap_from_jaccard
 from indexer.prepare import PreparedPosting, prepare_document
 from indexer.store import StoredPosting
 from indexer.text import tokenize
 
-FEATURE_VERSION = 9
+FEATURE_VERSION = 10
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -55,6 +57,10 @@ FEATURE_VERSION = 9
 #    word is no German "/in"; a commune too small for the gazetteer is not the town ending
 #    its name ("Ernolsheim-lès-Saverne" is not Saverne), and such a commune counts by its own
 #    words in location_in_other_description, which now needs all of a town's own words.
+# 10: title_equal, title_jaccard, title_token_set_ratio, title_ratio and title_diff_tokens
+#     compare the titles' words without inflection (`classifier.stems`); a double-gender
+#     form folds across words the two forms share ("Secrétaire administratif / Secrétaire
+#     administrative") and across hyphens ("Conducteur-receveur / Conductrice-receveuse").
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -314,12 +320,19 @@ def _title_features(a: PostingFields, b: PostingFields) -> list[float]:
     added = places | a.company_tokens | b.company_tokens
     key_a, tokens_a = _without_places(a.title_key, a.title_tokens, added)
     key_b, tokens_b = _without_places(b.title_key, b.title_tokens, added)
+    # Compared without inflection: one gender on each side ("ménagère" / "ménager") is one
+    # word, and so are the forms a stemmer joins ("enfants" / "enfant"; `classifier.stems`).
+    lang_a, lang_b = a.language or b.language, b.language or a.language
+    seq_a, seq_b = one_gender(key_a.split(), key_b.split())
+    stem_a, stem_b = " ".join(stem_words(seq_a, lang_a)), " ".join(stem_words(seq_b, lang_b))
+    set_a, set_b = one_gender(sorted(tokens_a), sorted(tokens_b))
+    words_a, words_b = frozenset(stem_words(set_a, lang_a)), frozenset(stem_words(set_b, lang_b))
     return [
-        float(key_a == key_b),
-        _jaccard(tokens_a, tokens_b),
-        fuzz.token_set_ratio(key_a, key_b) / 100.0,
-        fuzz.ratio(key_a, key_b) / 100.0,
-        float(len(tokens_a ^ tokens_b)),
+        float(stem_a == stem_b),
+        _jaccard(words_a, words_b),
+        fuzz.token_set_ratio(stem_a, stem_b) / 100.0,
+        fuzz.ratio(stem_a, stem_b) / 100.0,
+        float(len(words_a ^ words_b)),
         *sorted(
             (
                 _covered(a.title_tokens, b.description_tokens),

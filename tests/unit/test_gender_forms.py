@@ -30,6 +30,15 @@ from classifier.gender_forms import fold_gender_forms, is_other_gender
         ("Koch/Köchin", "Koch"),
         ("SAVJETNIK/SAVJETNICA", "SAVJETNIK"),
         ("Konobar / konobarica", "Konobar"),
+        # labels write the whole phrase twice, words of both genders included
+        (
+            "Secrétaire administratif / Secrétaire administrative (H/F)",
+            "Secrétaire administratif (H/F)",
+        ),
+        ("Technico-commercial / Technico-commerciale", "Technico-commercial"),
+        ("Conducteur-receveur / Conductrice-receveuse", "Conducteur-receveur"),
+        ("Manager / Manageuse restauration rapide", "Manager restauration rapide"),
+        ("Vendeur / Vendeuse - Paris", "Vendeur - Paris"),
     ],
 )
 def test_the_second_form_of_a_double_gender_word_goes(title: str, folded: str) -> None:
@@ -47,6 +56,8 @@ def test_the_second_form_of_a_double_gender_word_goes(title: str, folded: str) -
         "Serveur",
         "Bank Registered Nurse/In-Patients",  # "In-" starts a word, it is no German "/in"
         "Projeteur électricité CFO/CFA H/F",  # two acronyms, not two genders
+        "Data Analyst / Data Scientist",  # shared words, but no word of another gender
+        "Chef de projet / Chef de chantier",
     ],
 )
 def test_other_slashes_stay_as_written(title: str) -> None:
