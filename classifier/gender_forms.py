@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from indexer.text import fold_accents
 
@@ -121,6 +122,7 @@ def one_gender(words: Sequence[str], others: Sequence[str]) -> tuple[list[str], 
     return [shorter.get(w, w) for w in words], [shorter.get(w, w) for w in others]
 
 
+@lru_cache(maxsize=65536)  # bounded: title words recur, and the title features ask per pair
 def is_other_gender(first: str, second: str) -> bool:
     """Whether two words are the two genders of one occupation word, in either order:
     French ("vendeur"/"vendeuse", "ménagère"/"ménager", "technicien"/"technicienne"),
