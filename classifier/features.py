@@ -322,11 +322,14 @@ def _title_features(a: PostingFields, b: PostingFields) -> list[float]:
     key_b, tokens_b = _without_places(b.title_key, b.title_tokens, added)
     # Compared without inflection: one gender on each side ("ménagère" / "ménager") is one
     # word, and so are the forms a stemmer joins ("enfants" / "enfant"; `classifier.stems`).
-    lang_a, lang_b = a.language or b.language, b.language or a.language
-    seq_a, seq_b = one_gender(key_a.split(), key_b.split())
-    stem_a, stem_b = " ".join(stem_words(seq_a, lang_a)), " ".join(stem_words(seq_b, lang_b))
-    set_a, set_b = one_gender(sorted(tokens_a), sorted(tokens_b))
-    words_a, words_b = frozenset(stem_words(set_a, lang_a)), frozenset(stem_words(set_b, lang_b))
+    # The word sets are the keys' words that are tokens (not title stop words), read alike.
+    plain_a, plain_b = key_a.split(), key_b.split()
+    seq_a, seq_b = one_gender(plain_a, plain_b)
+    read_a = stem_words(seq_a, a.language or b.language)
+    read_b = stem_words(seq_b, b.language or a.language)
+    stem_a, stem_b = " ".join(read_a), " ".join(read_b)
+    words_a = frozenset(r for w, r in zip(plain_a, read_a, strict=True) if w in tokens_a)
+    words_b = frozenset(r for w, r in zip(plain_b, read_b, strict=True) if w in tokens_b)
     return [
         float(stem_a == stem_b),
         _jaccard(words_a, words_b),

@@ -118,10 +118,8 @@ def train(
     started = time.perf_counter()
     timings: dict[str, float] = {}
     if pairs is None:
-        draws = [
-            corpus_pairs(data_dir, seed + draw, params, workers, timings)
-            for draw in range(PAIR_DRAWS)
-        ]
+        seeds = [seed + draw for draw in range(PAIR_DRAWS)]
+        draws = corpus_pairs(data_dir, seeds, params, workers, timings)
     else:
         draws = [list(pairs)]
     feedback = [_feedback_example(p, i) for i, p in enumerate(feedback_pairs)]
@@ -200,11 +198,16 @@ def train(
 
 
 def corpus_pairs(
-    data_dir: Path, seed: int, params: SketchParams, workers: int, timings: dict[str, float]
-) -> list[PairExample]:
-    """Training pairs from the NHS, EURES and French board corpora in `data_dir`, and
-    translated re-posts from the EURES translations file (`classifier.translations`);
-    gold-dev ads excluded."""
+    data_dir: Path,
+    seeds: Sequence[int],
+    params: SketchParams,
+    workers: int,
+    timings: dict[str, float],
+) -> list[list[PairExample]]:
+    """One draw of training pairs per seed, from the NHS, EURES and French board corpora in
+    `data_dir`, and translated re-posts from the EURES translations file
+    (`classifier.translations`); gold-dev ads excluded. The corpora are read and sketched
+    once for all draws."""
     mark = time.perf_counter()
     exclusions = gold_exclusions(data_dir)
     nhs = load_nhs(data_dir, exclusions)
@@ -220,10 +223,14 @@ def corpus_pairs(
     )
     timings["load_and_sketch_s"] = round(time.perf_counter() - mark, 1)
     mark = time.perf_counter()
-    pairs = build_pairs(nhs, eures, prepared, load_nhs_groups(data_dir), seed, french=french)
-    pairs += translation_pairs(load_translations(data_dir, exclusions), seed)
+    groups, translations = load_nhs_groups(data_dir), load_translations(data_dir, exclusions)
+    draws = [
+        build_pairs(nhs, eures, prepared, groups, seed, french=french)
+        + translation_pairs(translations, seed)
+        for seed in seeds
+    ]
     timings["pairs_s"] = round(time.perf_counter() - mark, 1)
-    return pairs
+    return draws
 
 
 def split(pairs: Sequence[PairExample], seed: int) -> tuple[list[int], list[int]]:

@@ -2,8 +2,8 @@
 and the effect of training on them is printed and written with `--report`.
 
 The real corpora take minutes to turn into training pairs, so `corpus_pairs` gives the small
-generated set of the classifier tests instead; everything else (service, index, CLI, training,
-artifact) is the real thing."""
+generated set of the classifier tests as its one draw; everything else (service, index, CLI,
+training, artifact) is the real thing."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from tests.classifier.feedback_pairs import MOVED, ads, moved, training_pairs
 @pytest.fixture(autouse=True)
 def _small_corpora(monkeypatch: pytest.MonkeyPatch) -> None:
     pairs = training_pairs()
-    monkeypatch.setattr("classifier.train.corpus_pairs", lambda *_: pairs)
+    monkeypatch.setattr("classifier.train.corpus_pairs", lambda *_: [pairs])
 
 
 def _store_feedback(data_dir: Path) -> int:
