@@ -73,3 +73,17 @@ def test_other_seniority_states_two_levels(seed: int) -> None:
     assert made is not None
     a, b = (extract_fields(p) for p in made)
     assert a.seniority and b.seniority and a.seniority != b.seniority
+
+
+def test_relabelled_title_only_where_the_label_is_not_already_the_title() -> None:
+    labelled = {**DEVELOPER_FR, "extra": {"occupation": "Développeur / Développeuse web"}}
+    assert board_habits.relabelled_title(labelled) == "Développeur / Développeuse web"
+    relayed = {**labelled, "title": "DEVELOPPEUR / DEVELOPPEUSE WEB (H/F)"}
+    assert board_habits.relabelled_title(relayed) is None  # already the relay's title
+    assert board_habits.relabelled_title(DEVELOPER_FR) is None  # no label
+
+
+def test_without_occupation_drops_only_the_label() -> None:
+    labelled = {**DEVELOPER_FR, "extra": {"occupation": "Développeur web", "other": 1}}
+    assert board_habits.without_occupation(labelled)["extra"] == {"other": 1}
+    assert board_habits.without_occupation(DEVELOPER_FR) == DEVELOPER_FR

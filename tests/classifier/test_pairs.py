@@ -161,3 +161,33 @@ def test_other_employer_writes_the_same_text_under_any_string_hash() -> None:
     assert "Commissioning" not in moved["description"]
     assert "Support" not in moved["description"]
     assert "Education Health" not in moved["description"]  # no name inside a name
+
+
+def test_labels_follow_the_title_they_were_given_for() -> None:
+    """Relays teach the habit only where the label differs from the title, and a posting
+    made into another role keeps no label: else a relay habit writes the first role's
+    label over the second role's title and trains a relay as another vacancy."""
+    ads = [
+        Ad(
+            {**ad.document, "extra": {"occupation": f"Agent / Agente de service {i}"}},
+            ad.group,
+            "fr",
+        )
+        for i, ad in enumerate(synthetic_ads(8))
+    ]
+    ads.append(
+        Ad({**ads[0].document, "id": "relay", "title": "Agent / Agente de service 0"}, "r", "fr")
+    )
+    synthesiser = Synthesiser(ads, random.Random(4))
+    raw = synthesiser.build(PairPlan(positives=300, mutations=300, boilerplate=0, random=0))
+    relays = [p for p in raw if p.kind == "pos_occupation_title"]
+    assert relays
+    assert all(p.ad.document["id"] != "relay" for p in relays)
+    assert all(p.second["title"].startswith("Agent / Agente") for p in relays)
+    retitled = [
+        p for p in raw if p.kind.startswith("mut_") and p.first["title"] != p.second["title"]
+    ]
+    assert retitled
+    assert not any(
+        "occupation" in side.get("extra", {}) for p in retitled for side in (p.first, p.second)
+    )

@@ -50,9 +50,8 @@ def _postings() -> list[dict[str, Any]]:
         posted_at="2024-02-27T08:00:00Z",
     )
     # The same text with a grade in one title only, 17 days later: a doubtful decision for
-    # the queue. Sent before the full-time re-post, so STAFF_NURSE is its one candidate
-    # (model 6b0ed75daecd: 0.58 against a threshold of 0.45; the previous model: 0.54
-    # against 0.55, against the re-post too).
+    # the queue (see `REVIEW_THRESHOLD`). Sent before the full-time re-post, so STAFF_NURSE
+    # is its one candidate.
     nurse_band_6 = posting(
         STAFF_NURSE,
         id="nhsjobs-5502",
@@ -69,10 +68,21 @@ def _postings() -> list[dict[str, Any]]:
     return out
 
 
+REVIEW_THRESHOLD = "0.75"
+"""The server's threshold. The queue lists decisions within `service.review.REVIEW_MARGIN`
+(0.25) of the threshold, and the grade-in-one-title pair scored 0.54 (model 9613a71642fb),
+0.58 (6b0ed75daecd) and 0.90 (6f420cb17f8c): with the threshold at 0.75 it is doubtful for
+each, so this test of the page no longer depends on how a retrained model scores it."""
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data_dir = tmp_path_factory.mktemp("ui-index")
-    env = cli_env(data_dir, JOBDEDUP_API_KEYS=f"read:{READ_KEY},write:{WRITE_KEY}")
+    env = cli_env(
+        data_dir,
+        JOBDEDUP_API_KEYS=f"read:{READ_KEY},write:{WRITE_KEY}",
+        JOBDEDUP_THRESHOLD=REVIEW_THRESHOLD,
+    )
     process, base = start_serve(env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         with httpx.Client(base_url=base, headers={"X-API-Key": WRITE_KEY}, timeout=60) as c:
