@@ -82,13 +82,25 @@ def label_pairs(postings: Sequence[StoredPosting]) -> list[tuple[str, str]]:
 
 
 def unbridged(
-    best: StoredPosting, linkers: Sequence[StoredPosting], threshold: float, labels: Labels
+    best: StoredPosting,
+    linkers: Sequence[StoredPosting],
+    threshold: float,
+    labels: Labels,
+    companions: Sequence[StoredPosting] = (),
 ) -> list[StoredPosting]:
     """The linkers (best-scored first) whose clusters may merge with `best`'s: taken in order,
-    each accepted unless it was judged distinct from `best` or from one accepted before it.
-    Greedy in score order, so the strongest links win a conflict."""
-    accepted = [best]
+    each accepted unless it was judged distinct from `best`, from one of `companions` (the
+    posting's other candidates in `best`'s cluster) or from one accepted before it. Greedy in
+    score order, so the strongest links win a conflict.
+
+    Why the companions: a campaign's ad placed only at the département joined one town's
+    cluster; its copy from a second snapshot then matched that ad (the best) and another
+    town's ad (a linker). The two towns' ads had been told apart (0.06), but the check looked
+    at the best match only, and the two towns merged (French corpora, model 6f420cb17f8c)."""
+    accepted = [best, *companions]
+    kept: list[StoredPosting] = []
     for posting in linkers:
-        if not any(judged_distinct(posting, kept, threshold, labels) for kept in accepted):
+        if not any(judged_distinct(posting, other, threshold, labels) for other in accepted):
             accepted.append(posting)
-    return accepted[1:]
+            kept.append(posting)
+    return kept

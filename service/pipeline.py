@@ -433,7 +433,8 @@ class Deduplicator:
         by_id = {c.posting.id: c for c in new}
         match = by_id[choice.match.id]
         linked = {here, match.posting.cluster_id}
-        linked |= self._unbridged_clusters(prepared, match, [by_id[s.id] for s in choice.linkers])
+        linkers = [by_id[s.id] for s in choice.linkers]
+        linked |= self._unbridged_clusters(prepared, match, linkers, _companions(new, match))
         linked = {self.store.resolve_cluster(c) or c for c in linked}
         clusters = plan(linked, self._cluster_firsts(linked, prepared.id))
         if clusters.absorbed:
@@ -610,7 +611,8 @@ class Deduplicator:
             full = self.store.get_posting(match.posting.id)
             match = match if full is None else Candidate(full, match.jaccard, match.overlap)
         linked = {match.posting.cluster_id}
-        linked |= self._unbridged_clusters(prepared, match, [by_id[s.id] for s in choice.linkers])
+        linkers = [by_id[s.id] for s in choice.linkers]
+        linked |= self._unbridged_clusters(prepared, match, linkers, _companions(candidates, match))
         clusters = plan(linked, self._cluster_firsts(linked, prepared.id))
         return (
             Decision(
@@ -626,27 +628,57 @@ class Deduplicator:
         )
 
     def _unbridged_clusters(
-        self, prepared: PreparedPosting, match: Candidate, linkers: list[Candidate]
+        self,
+        prepared: PreparedPosting,
+        match: Candidate,
+        linkers: list[Candidate],
+        companions: list[Candidate],
     ) -> set[str]:
         """Clusters of `linkers` (best first) that may merge with `match`'s: not those placed
-        inside the posting's wider place, nor those the index judged distinct from it or from
-        a stronger linker (`service.bridging`). Reads the few postings involved in full (their
-        stored decisions) only when a posting links more than one cluster."""
+        inside the posting's wider place, nor those the index judged distinct from it, from
+        the posting's other candidates in its cluster (`companions`) or from a stronger
+        linker (`service.bridging`), nor those a linker's own decision told apart from a
+        member of `match`'s cluster. Reads the few postings involved in full (their stored
+        decisions) only when a posting links more than one cluster."""
         if not linkers:
             return set()
         postings: list[StoredPosting] = []
-        for candidate in (match, *linkers):
+        for candidate in (match, *companions, *linkers):
             full = candidate.posting
             if not full.decision:
                 full = self.store.get_posting(full.id) or full
             postings.append(full)
+        ours, theirs = postings[: 1 + len(companions)], postings[1 + len(companions) :]
+        ours += self._told_apart_members(match.posting.cluster_id, theirs, ours)
         wider = prepared.document.get("location")
-        inside = {p.cluster_id for p in postings[1:] if placed_within(wider, p.document)}
-        labels = self.store.feedback_labels(label_pairs(postings))
-        kept = unbridged(postings[0], postings[1:], self.scorer.threshold, labels)
-        refused = {p.cluster_id for p in postings[1:] if p not in kept} | inside
+        inside = {p.cluster_id for p in theirs if placed_within(wider, p.document)}
+        labels = self.store.feedback_labels(label_pairs([*ours, *theirs]))
+        kept = unbridged(ours[0], theirs, self.scorer.threshold, labels, ours[1:])
+        refused = {p.cluster_id for p in theirs if p not in kept} | inside
         # A cluster merges only if none of its linking members was told apart.
         return {posting.cluster_id for posting in kept} - refused
+
+    def _told_apart_members(
+        self, cluster_id: str, linkers: list[StoredPosting], known: list[StoredPosting]
+    ) -> list[StoredPosting]:
+        """Members of cluster `cluster_id`, beyond `known`, that a linker's stored decision
+        scored under the threshold: the guard must weigh them although the posting being
+        decided never saw them (its 50 candidates left them out). A campaign's département-
+        level ad in a town's cluster, copied by the next scrape: the copy matched the ad and
+        another town's ad, which had scored the first town's ad 0.06 (French corpora)."""
+        low = {
+            str(c["id"])
+            for linker in linkers
+            for c in linker.decision.get("candidates") or ()
+            if isinstance(c, Mapping)
+            and isinstance(c.get("score"), int | float)
+            and c["score"] < self.scorer.threshold
+        } - {p.id for p in known}
+        if not low:
+            return []
+        info = self.store.get_cluster(cluster_id)
+        members = sorted(low & {m.id for m in info.members}) if info is not None else []
+        return [p for pid in members if (p := self.store.get_posting(pid)) is not None]
 
     def _cluster_firsts(self, cluster_ids: set[str], exclude: str) -> dict[str, First]:
         """Earliest member (other than `exclude`) of each cluster, by (posted_at, id)."""
@@ -784,6 +816,16 @@ def _scored(candidate: Candidate, score: float, across: frozenset[str] = frozens
         posting.shingle_count,
         posting.id in across,
     )
+
+
+def _companions(candidates: Sequence[Candidate], match: Candidate) -> list[Candidate]:
+    """The posting's other candidates in its match's cluster: what the bridging guard also
+    checks a linker against (`service.bridging.unbridged`)."""
+    return [
+        c
+        for c in candidates
+        if c.posting.cluster_id == match.posting.cluster_id and c.posting.id != match.posting.id
+    ]
 
 
 def _merges(clusters: ClusterPlan, posting_id: str) -> list[Merge]:

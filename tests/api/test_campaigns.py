@@ -76,3 +76,44 @@ def test_an_ad_placed_at_the_departement_merges_no_two_towns_never_compared(
         d["id"]: client.get(f"/postings/{d['id']}").json()["cluster_id"] for d in (first, last)
     }
     assert clusters["pe-1"] != clusters["pe-2"]
+
+
+def test_a_second_copy_of_the_departement_ad_merges_no_two_towns_told_apart(
+    client: TestClient,
+) -> None:
+    """The département's ad joins one town's cluster; its copy from the next scrape matches
+    that ad best, and the other town's ad too. The two towns' ads were told apart, so the
+    copy joins and merges nothing (French corpora: "31 - AUSSONNE" and "31 - ST HILAIRE",
+    a commune the gazetteer reads only as its département, merged this way)."""
+    # "ST HILAIRE" names communes in many départements: read as the département only, so
+    # it is not placed inside the département's ad (the wider-place rule cannot refuse it).
+    towns = [
+        dedup(client, campaign_ad(i, f"31 - {t}", t))
+        for i, t in enumerate(("AUSSONNE", "ST HILAIRE"))
+    ]
+    wide = dedup(client, campaign_ad(9, "31 - Haute-Garonne", "Montlaur"))
+    copy = dedup(client, {**campaign_ad(10, "31 - Haute-Garonne", "Montlaur")})
+    assert wide["status"] == "duplicate" and copy["status"] == "duplicate"
+    clusters = [client.get(f"/postings/{d['id']}").json()["cluster_id"] for d in towns]
+    assert clusters[0] != clusters[1], clusters
+
+
+def test_a_copy_merges_no_town_told_apart_from_a_member_it_never_saw(client: TestClient) -> None:
+    """The same, with the first town's ad outside the copy's 60-day window, so the copy never
+    scores it: the evidence is the second town's own decision, which told the first town's
+    ad apart."""
+
+    def ad(number: int, location: str, town: str, day: str) -> dict[str, Any]:
+        return {**campaign_ad(number, location, town), "posted_at": day}
+
+    first = dedup(client, ad(1, "31 - AUSSONNE", "Aussonne", "2020-01-01"))
+    wide = dedup(client, ad(9, "31 - Haute-Garonne", "Montlaur", "2020-02-20"))
+    second = dedup(client, ad(2, "31 - ST HILAIRE", "St Hilaire", "2020-02-25"))
+    copy = dedup(client, ad(10, "31 - Haute-Garonne", "Montlaur", "2020-03-06"))
+    assert wide["cluster_id"] == first["cluster_id"]  # the département's ad joined a town
+    assert second["cluster_id"] != first["cluster_id"]  # told apart (the join guard)
+    assert copy["status"] == "duplicate"
+    clusters = {
+        d["id"]: client.get(f"/postings/{d['id']}").json()["cluster_id"] for d in (first, second)
+    }
+    assert clusters["pe-1"] != clusters["pe-2"]

@@ -77,6 +77,16 @@ def test_unbridged_keeps_linkers_compatible_with_everything_kept_so_far() -> Non
     assert [p.id for p in kept] == ["y"]
 
 
+def test_unbridged_checks_linkers_against_the_other_members_the_posting_matched() -> None:
+    """The département's ad (best) matches both towns; one town's ad is in its cluster (a
+    companion) and was told apart from the other town's ad (the linker)."""
+    best = _posting("wide")
+    town = _posting("aussonne")
+    other_town = _posting("st-hilaire", scored={"aussonne": 0.06, "wide": 0.78})
+    assert [p.id for p in unbridged(best, [other_town], THRESHOLD, {})] == ["st-hilaire"]
+    assert unbridged(best, [other_town], THRESHOLD, {}, companions=[town]) == []
+
+
 def test_placed_within_is_strict_containment_of_the_other_posting() -> None:
     """A posting placed at a wider area does not link clusters placed inside it."""
     assert placed_within("31 - Garonne (Haute)", {"location": "31 - TOULOUSE"})
