@@ -19,7 +19,7 @@ import re
 from classifier import gazetteer
 from classifier.fields import description_markers
 from classifier.variants import BOILERPLATE, Context, Posting, paragraphs, town
-from indexer.text import fold_accents
+from indexer.text import fold_accents, normalise_title
 
 CONTRACT_DECORATIONS: dict[str, dict[str, tuple[str, ...]]] = {
     "full": {
@@ -147,7 +147,7 @@ def relabelled_title(posting: Posting) -> str | None:
     occupation = occupation_of(posting)
     if occupation is None:
         return None
-    if _folded(occupation) in _folded(str(posting.get("title", ""))):
+    if normalise_title(occupation) in normalise_title(str(posting.get("title", ""))):
         return None
     return occupation
 
@@ -161,10 +161,6 @@ def without_occupation(posting: Posting) -> Posting:
     if not isinstance(extra, dict) or "occupation" not in extra:
         return posting
     return {**posting, "extra": {k: v for k, v in extra.items() if k != "occupation"}}
-
-
-def _folded(text: str) -> str:
-    return " ".join(re.findall(r"\w+", fold_accents(text.lower())))
 
 
 def town_in_title(posting: Posting, rng: random.Random, ctx: Context) -> Posting:

@@ -17,7 +17,7 @@ merge them. An analyst's `duplicate` label overrides a low recorded score.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -30,13 +30,22 @@ Labels = Mapping[tuple[str, str], str]
 """Feedback labels keyed by the pair's ids in sorted order (`IndexStore.feedback_labels`)."""
 
 
+def recorded_scores(decision: Mapping[str, Any]) -> Iterator[tuple[str, float]]:
+    """(candidate id, score) of each candidate a stored decision scored."""
+    for candidate in decision.get("candidates") or ():
+        if isinstance(candidate, Mapping) and isinstance(candidate.get("score"), int | float):
+            yield str(candidate.get("id")), float(candidate["score"])
+
+
 def recorded_score(decision: Mapping[str, Any], candidate_id: str) -> float | None:
     """The score a stored decision gave `candidate_id`, or None if it was not a candidate."""
-    for candidate in decision.get("candidates") or ():
-        if isinstance(candidate, Mapping) and candidate.get("id") == candidate_id:
-            score = candidate.get("score")
-            return float(score) if isinstance(score, int | float) else None
-    return None
+    return next((s for pid, s in recorded_scores(decision) if pid == candidate_id), None)
+
+
+def scored_under(decision: Mapping[str, Any], threshold: float) -> set[str]:
+    """Ids a stored decision scored under `threshold`: the postings it told apart, unless
+    one is a snippet of the other (`judged_distinct` decides that with both postings)."""
+    return {pid for pid, score in recorded_scores(decision) if score < threshold}
 
 
 def _partial(a: StoredPosting, b: StoredPosting) -> bool:

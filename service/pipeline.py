@@ -45,7 +45,7 @@ from indexer.store import (
     StoreUnavailable,
     WriteSet,
 )
-from service.bridging import label_pairs, placed_within, unbridged
+from service.bridging import label_pairs, placed_within, scored_under, unbridged
 from service.cluster_policy import (
     ClusterPlan,
     First,
@@ -434,7 +434,7 @@ class Deduplicator:
         match = by_id[choice.match.id]
         linked = {here, match.posting.cluster_id}
         linkers = [by_id[s.id] for s in choice.linkers]
-        linked |= self._unbridged_clusters(prepared, match, linkers, _companions(new, match))
+        linked |= self._unbridged_clusters(prepared, match, linkers, new)
         linked = {self.store.resolve_cluster(c) or c for c in linked}
         clusters = plan(linked, self._cluster_firsts(linked, prepared.id))
         if clusters.absorbed:
@@ -612,7 +612,7 @@ class Deduplicator:
             match = match if full is None else Candidate(full, match.jaccard, match.overlap)
         linked = {match.posting.cluster_id}
         linkers = [by_id[s.id] for s in choice.linkers]
-        linked |= self._unbridged_clusters(prepared, match, linkers, _companions(candidates, match))
+        linked |= self._unbridged_clusters(prepared, match, linkers, candidates)
         clusters = plan(linked, self._cluster_firsts(linked, prepared.id))
         return (
             Decision(
@@ -632,16 +632,17 @@ class Deduplicator:
         prepared: PreparedPosting,
         match: Candidate,
         linkers: list[Candidate],
-        companions: list[Candidate],
+        candidates: Sequence[Candidate],
     ) -> set[str]:
         """Clusters of `linkers` (best first) that may merge with `match`'s: not those placed
         inside the posting's wider place, nor those the index judged distinct from it, from
-        the posting's other candidates in its cluster (`companions`) or from a stronger
+        the posting's other `candidates` in that cluster (companions) or from a stronger
         linker (`service.bridging`), nor those a linker's own decision told apart from a
         member of `match`'s cluster. Reads the few postings involved in full (their stored
         decisions) only when a posting links more than one cluster."""
         if not linkers:
             return set()
+        companions = _companions(candidates, match)
         postings: list[StoredPosting] = []
         for candidate in (match, *companions, *linkers):
             full = candidate.posting
@@ -666,14 +667,8 @@ class Deduplicator:
         decided never saw them (its 50 candidates left them out). A campaign's département-
         level ad in a town's cluster, copied by the next scrape: the copy matched the ad and
         another town's ad, which had scored the first town's ad 0.06 (French corpora)."""
-        low = {
-            str(c["id"])
-            for linker in linkers
-            for c in linker.decision.get("candidates") or ()
-            if isinstance(c, Mapping)
-            and isinstance(c.get("score"), int | float)
-            and c["score"] < self.scorer.threshold
-        } - {p.id for p in known}
+        low = set().union(*(scored_under(p.decision, self.scorer.threshold) for p in linkers))
+        low -= {p.id for p in known}
         if not low:
             return []
         info = self.store.get_cluster(cluster_id)

@@ -8,7 +8,13 @@ from typing import Any
 import numpy as np
 
 from indexer.store import StoredPosting
-from service.bridging import judged_distinct, placed_within, recorded_score, unbridged
+from service.bridging import (
+    judged_distinct,
+    placed_within,
+    recorded_score,
+    scored_under,
+    unbridged,
+)
 
 THRESHOLD = 0.55
 
@@ -41,6 +47,12 @@ def test_recorded_score_finds_the_candidate_or_none() -> None:
     assert recorded_score(decision, "c") is None
     assert recorded_score({}, "a") is None
     assert recorded_score({"candidates": [{"id": "a", "score": "x"}]}, "a") is None
+
+
+def test_scored_under_lists_the_candidates_a_decision_told_apart() -> None:
+    decision = _posting("d", scored={"low": 0.1, "high": 0.9, "edge": THRESHOLD}).decision
+    assert scored_under(decision, THRESHOLD) == {"low"}
+    assert scored_under({"candidates": [{"id": "x"}]}, THRESHOLD) == set()  # no score: no verdict
 
 
 def test_a_low_recorded_score_either_way_means_distinct() -> None:
