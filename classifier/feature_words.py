@@ -200,6 +200,10 @@ FEATURE_WORDS: dict[str, FeatureWords] = {
         "Up to {pct} of a title's words are in the other ad's text", "A title is empty"
     ),
     "title_stem_jaccard": _share("The titles share {pct} of their word stems", "A title is empty"),
+    "title_words_in_text_min": _share(
+        "At least {pct} of the words each title adds are in the other ad's text",
+        "The titles have the same words, or one is empty",
+    ),
     # seniority, grade, contract
     "seniority_conflict": _conflict("seniority levels"),
     "seniority_one_sided": _one_sided("a seniority level"),
