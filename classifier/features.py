@@ -359,10 +359,10 @@ def _own_words_in_text(
     5 letters, so that "soin" finds "soins" and "general" finds "généraux"): the smaller of
     the two sides; NaN when the titles have the same words.
 
-    A job centre relaying an ad under its occupation label ("Infirmier H/F en SSR" ->
-    "Infirmier / Infirmière de soins généraux") adds words of the job the text describes;
-    another role's title put on one employer's text adds words the text lacks ("Comptable"
-    on a sales rep's ad). In `bench/robustness.py --limit 400 --seed 11`, 25 of the 106
+    A job centre relaying an ad under its occupation label ("Conseiller de vente (H/F)" ->
+    "Conseiller / Conseillère des ventes automobiles") adds words of the job the text
+    describes; another role's title put on one employer's text adds words the text lacks
+    ("Comptable" on a sales rep's ad). In `bench/robustness.py --limit 400 --seed 11`, 25 of the 106
     French relays model 6f420cb17f8c missed had all their label's own words in the text,
     against 29 of the 739 pairs of employer_template (another role on one employer's text,
     or two real ads of the employer)."""
