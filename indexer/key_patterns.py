@@ -27,7 +27,7 @@ def alternation(phrases: str) -> str:
 
 # --- title ----------------------------------------------------------------------------------------
 
-MALE = frozenset({"m", "h"})  # German/English/Dutch/Polish "m", French "homme"
+MALE = frozenset({"m", "h"})  # German/English/Dutch/Polish "m", French and Spanish "h"
 FEMALE = frozenset({"f", "w", "v", "k", "z"})  # f, weiblich, vrouw, kobieta, žena
 THIRD = frozenset({"d", "x", "i", "n", "nb", "div", "divers", "diverse"})
 GENDER_PHRASES = frozenset(
@@ -144,12 +144,14 @@ NOISE_UNIT_WORDS = words(
 
 def is_gender_group(parts: list[str]) -> bool:
     """Whether separated letters name genders: a male letter with a female one, optionally
-    a third option ("m/w/d", "h/f", "(M/K)", "d/f/m"); "H/W" (hardware) or "F/X" are not."""
+    a third option ("m/w/d", "h/f", "(M/K)", "d/f/m"); "H/W" (hardware) or "F/X" are not.
+    With "h" (French homme, Spanish hombre) the female letter is "f" (femme) or "m"
+    (Spanish mujer: "Camarero/a (H/M)")."""
     found = set(parts)
     if not 2 <= len(parts) <= 4 or len(found) != len(parts) or found - MALE - FEMALE - THIRD:
         return False
     if "h" in found:
-        return "f" in found and not found & (MALE | FEMALE) - {"h", "f"}
+        return bool(found & {"f", "m"}) and not found & FEMALE - {"f"}
     return "m" in found and bool(found & FEMALE)
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from classifier.features import FEATURE_NAMES, pair_features
 
 TEXT = (
@@ -16,9 +18,9 @@ TEXT = (
 )
 
 
-def _feature(title_a: str, title_b: str, text_a: str = TEXT) -> float:
+def _feature(title_a: str, title_b: str, text_a: str = TEXT, text_b: str = TEXT) -> float:
     a = {"id": "a", "title": title_a, "description": text_a, "company": "Clinique du Parc"}
-    b = {**a, "id": "b", "title": title_b, "description": TEXT}
+    b = {**a, "id": "b", "title": title_b, "description": text_b}
     row = dict(zip(FEATURE_NAMES, pair_features(a, b), strict=True))
     return float(row["title_words_in_text_min"])
 
@@ -45,3 +47,36 @@ def test_the_text_read_is_the_other_sides() -> None:
 
 def test_titles_with_the_same_words_have_nothing_to_look_for() -> None:
     assert math.isnan(_feature("Infirmier H/F", "Infirmière (H/F)"))
+
+
+@pytest.mark.parametrize(
+    ("text", "employer_title", "label", "other_role"),
+    [
+        (
+            "Buscamos un camarero con experiencia en servicio de sala para nuestro restaurante. "
+            "Atenderá a los clientes y servirá mesas en turno de tarde. Contrato indefinido.",
+            "Camarero/a (H/M)",
+            "Camarero de sala",  # "sala": a stem under 4 letters, read by its word
+            "Contable",
+        ),
+        (
+            "Für unser Seniorenzentrum suchen wir eine engagierte Pflegefachkraft für die "
+            "Altenpflege. Sie übernehmen die Grundpflege unserer Bewohner. Unbefristet.",
+            "Pflegefachkraft (m/w/d) Seniorenzentrum",
+            "Altenpfleger/in",
+            "Buchhalter (m/w/d)",
+        ),
+        (
+            "Rejoignez notre équipe d'aide à domicile : auxiliaire de vie, vous accompagnez des "
+            "personnes âgées au quotidien, aide au repas et à la toilette. CDI à temps partiel.",
+            "Auxiliaire de vie (H/F)",
+            "Aide à domicile",  # "aide" (stem "aid") is a word of the text
+            "Comptable",
+        ),
+    ],
+)
+def test_the_habit_in_other_languages(
+    text: str, employer_title: str, label: str, other_role: str
+) -> None:
+    assert _feature(employer_title, label, text, text) > 0.5
+    assert _feature(employer_title, other_role, text, text) == 0.0

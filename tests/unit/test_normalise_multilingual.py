@@ -53,6 +53,9 @@ def test_key_rules_have_their_own_normaliser_version() -> None:
         "(M/Ž)",
         "m / w / d",
         "H F",
+        "(H/M)",  # Spanish hombre / mujer
+        "(M/H)",
+        "H/M",
     ],
 )
 def test_gender_markers_are_stripped(marker: str) -> None:
@@ -93,6 +96,7 @@ def test_gender_star_form_equals_the_marker_form() -> None:
     ("title", "expected"),
     [
         ("H/W Engineer", "h w engineer"),  # hardware, not homme/femme
+        ("H/W/M Engineer", "h w m engineer"),
         ("I/O Designer", "i o designer"),
         ("F/X Artist", "f x artist"),
         ("Sales/Marketing Assistant", "sales marketing assistant"),
