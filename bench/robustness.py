@@ -669,11 +669,16 @@ def replace_name(text: str, names: Iterable[str], new: str) -> str:
     """Every mention of a place name (any case) → `new` (upper-cased where it was), in one
     pass: replacing the names one after the other rewrote what an earlier one had written
     when the new name holds an old one ("AUBENAS" and "Aubenas" → "Lachapelle-sous-Aubenas"
-    gave "LACHAPELLE-SOUS-LACHAPELLE-SOUS-AUBENAS")."""
+    gave "LACHAPELLE-SOUS-LACHAPELLE-SOUS-AUBENAS"). Hyphens and spaces between a name's
+    words are alike: a text stating "basée sur Bussy Saint Georges" names the town the
+    location writes "Bussy-Saint-Georges"."""
     wanted = sorted({n.casefold(): n for n in names if n and len(n) > 2}.values(), key=len)
     if not wanted:
         return text
-    alternatives = "|".join(re.escape(n) for n in reversed(wanted))  # longest first
+    # "Bussy-Saint-Georges" is also written "Bussy Saint Georges": hyphen or space alike
+    alternatives = "|".join(
+        re.sub(r"(?:\\-|\\ )", r"[-\\s]+", re.escape(n)) for n in reversed(wanted)
+    )  # longest first
     pattern = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
     return pattern.sub(lambda m: new.upper() if m[0].isupper() else new, text)
 
@@ -1004,6 +1009,69 @@ def town_titled_campaign(ad: Ad, ctx: Context, rng: random.Random) -> Built | No
     return Built(first, repost, (ad,), tuple(context))
 
 
+_PLACE_CUE = re.compile(
+    r"(?:\bbas[ée]e?s?\s+(?:à|sur|au|en)|\bsitu[ée]e?s?\s+(?:à|sur|au|en)"
+    r"|\blieu(?:\s+de\s+travail)?\s*:|\blocalisation\s*:|\bbased\s+(?:at|in)"
+    r"|\blocated\s+(?:at|in)|\blocation\s*:|\b(?:arbeitsort|standort)\s*:)\s*(?:the\s+)?",
+    re.IGNORECASE,
+)
+"""Phrases that introduce the place of work, written for the bench (not the classifier's
+list): French, English and German ones."""
+_PLACE_NAME = re.compile(r"[A-ZÀ-Ý][\w'À-ÿ]*(?:[- ][A-ZÀ-Ýa-zà-ÿ0-9][\w'À-ÿ]*){0,4}")
+
+
+def stated_town(ad: Ad, ctx: Context) -> Town | None:
+    """The town the ad's text gives as its place of work ("notre équipe basée sur Bussy
+    Saint Georges", "Lieu : Privas", "based at Leeds"): the longest run of words after such
+    a phrase that names a town of the ad's country, within 20 km of the ad's own town."""
+    if ad.place is None:
+        return None
+    for cue in _PLACE_CUE.finditer(ad.description):
+        name = _PLACE_NAME.match(ad.description, cue.end())
+        if name is None:
+            continue
+        words = name[0].split()
+        for end in range(len(words), 0, -1):
+            town = ctx.gaz.find(ad.country, " ".join(words[:end]))
+            if town is not None:
+                if km(town, ad.place.lat, ad.place.lon) <= 20.0:
+                    return town
+                break
+    return None
+
+
+def states_another_town(ad: Ad) -> bool:
+    """The text gives a place of work, after one of `_PLACE_CUE`'s phrases, that is not the
+    ad's own town (found in the gazetteer or not: "Lieu : Sophia Antipolis"). Moving the ad
+    to another town leaves that statement, so by the guideline's "same place of work" the
+    pair would be one vacancy listed under two communes (`nearby_commune`), not two sites."""
+    own = fold(ad.town or "")
+    for cue in _PLACE_CUE.finditer(ad.description):
+        name = _PLACE_NAME.match(ad.description, cue.end())
+        if name is not None and not (own and (own in fold(name[0]) or fold(name[0]) in own)):
+            return True
+    return False
+
+
+def nearby_commune(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
+    """The ad listed by another board under a commune 3-20 km from the place of work its
+    text states, text unchanged. Seen in `../shared/data`: TD SYNNEX's "Data analyst, en
+    alternance" under Noisiel, Vaires-sur-Marne, Villevaudé, Bailly-Romainvilliers and
+    Gretz-Armainvilliers, each text "basée sur Bussy Saint Georges"; Appel Médical's
+    radiographer for an establishment "situé à PRIVAS" under 20 communes of Ardèche."""
+    town = stated_town(ad, ctx)
+    if town is None:
+        return None
+    options = [
+        t
+        for t in ctx.gaz.neighbours(town, same_county=False)
+        if km(t, town.lat, town.lon) <= 20.0 and fold(t.name) != fold(ad.town or "")
+    ]
+    if not options:
+        return None
+    return repost(ad, rng, location=rng.choice(options[:10]).name)
+
+
 def occupation_title(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     """The ad relayed by the job centre under its occupation label instead of the
     employer's title ("Vendeur au Rayon Charcuterie (H/F)" -> "Vendeur / Vendeuse rayon
@@ -1110,7 +1178,7 @@ def district(postcode: str) -> str:
 
 
 def campaign_towns(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
-    if not ad.town or not ad.location:
+    if not ad.town or not ad.location or states_another_town(ad):
         return None
     mine = fold(ad.town)
 
@@ -1136,7 +1204,7 @@ def campaign_towns(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
 
 
 def neighbour_town(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
-    if ad.place is None or not ad.town or not ad.location:
+    if ad.place is None or not ad.town or not ad.location or states_another_town(ad):
         return None
     match = re.match(r"^(\d[\dAB]) - ", ad.location)
     options = ctx.gaz.neighbours(ad.place, same_county=match is not None)[:6]
@@ -1266,6 +1334,7 @@ FAMILIES = (
     Family("encoding_damage", "duplicate", encoding_damage),
     Family("translated", "duplicate", translated, ("eures",)),
     Family("town_titled_campaign", "duplicate", town_titled_campaign),
+    Family("nearby_commune", "duplicate", nearby_commune),
     Family("occupation_title", "duplicate", occupation_title, ("fr",)),
     Family("teaser_relay", "duplicate", teaser_relay, ("fr",)),
     Family("campaign_towns", "not_duplicate", campaign_towns),

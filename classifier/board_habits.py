@@ -18,6 +18,7 @@ import re
 
 from classifier import gazetteer
 from classifier.fields import description_markers
+from classifier.stated_place import place_of_work
 from classifier.variants import BOILERPLATE, Context, Posting, paragraphs, town
 from indexer.text import fold_accents, normalise_title
 
@@ -211,6 +212,27 @@ def coarser_location(posting: Posting, rng: random.Random, ctx: Context) -> Post
     return {**posting, "location": area}
 
 
+NEARBY_KM = (3.0, 20.0)
+"""How far from the stated place of work boards' communes lie (`classifier.stated_place`:
+3.8-21 km in the listings seen)."""
+
+
+def nearby_commune(posting: Posting, rng: random.Random, ctx: Context) -> Posting:
+    """The vacancy listed under a commune near the place of work its text states ("basée sur
+    Bussy Saint Georges" listed under Noisiel, Villevaudé or Gretz-Armainvilliers): a board's
+    geocoder, or one listing per commune around the site. Only for a text that states its
+    place of work near its own listing; the text is unchanged."""
+    text = str(posting.get("description") or "")
+    field = gazetteer.resolve(str(posting.get("location") or ""))
+    stated = place_of_work(text, field).place
+    if stated is None:
+        return posting
+    options = gazetteer.towns_near(stated, *NEARBY_KM)
+    if not options:
+        return posting
+    return {**posting, "location": rng.choice(options[:12]).name}
+
+
 def company_variant(posting: Posting, rng: random.Random, ctx: Context) -> Posting:
     """The employer named with a group, country or business suffix ("Acme" / "Acme Group")."""
     company = str(posting.get("company") or "").strip()
@@ -255,11 +277,13 @@ HABITS = (
     occupation_title,
     town_in_title,
     coarser_location,
+    nearby_commune,
     employer_in_title,
     company_variant,
     rewrite_intro,
     drop_sentence_add_salary,
 )
+_PLACE_HABITS = (coarser_location, nearby_commune)
 HABIT_RATE = 0.12
 """Chance of each habit per re-posted side: about half the re-posts show at least one."""
 
@@ -269,7 +293,7 @@ def with_habits(posting: Posting, rng: random.Random, ctx: Context, places: bool
     False leaves the location alone: a pair of two sites of a campaign would become a town
     against the region that holds both, which no longer says whether they are one vacancy."""
     for habit in HABITS:
-        if rng.random() < HABIT_RATE and (places or habit is not coarser_location):
+        if rng.random() < HABIT_RATE and (places or habit not in _PLACE_HABITS):
             posting = habit(posting, rng, ctx)
     return posting
 

@@ -281,6 +281,11 @@ FEATURE_WORDS: dict[str, FeatureWords] = {
         lambda v: f"The places are {_count(math.expm1(v))} km apart",
         "The distance between the places is unknown",
     ),
+    "stated_place_agrees": _flag(
+        "The place of work the texts state is where both ads are listed",
+        "The texts state different places of work, or one far from an ad's listing",
+        "Neither text states a place of work",
+    ),
     # contacts
     "email_match": _EMAIL,
     "email_sides": _EMAIL_SIDES,

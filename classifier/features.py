@@ -34,13 +34,14 @@ from classifier.fields import PostingFields, extract_fields
 from classifier.gender_forms import one_gender
 from classifier.lexicon import CONTRACT_DIMENSIONS, ENGAGEMENT
 from classifier.scoring import Candidate
+from classifier.stated_place import near, same_place
 from classifier.stems import stem_words
 from indexer.minhash import SketchParams, estimate_jaccard, overlap_from_jaccard
 from indexer.prepare import PreparedPosting, prepare_document
 from indexer.store import StoredPosting
 from indexer.text import tokenize
 
-FEATURE_VERSION = 11
+FEATURE_VERSION = 12
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -64,6 +65,9 @@ FEATURE_VERSION = 11
 # 11: title_words_in_text_min: whether the words one title has and the other lacks are
 #     words of the other side's text (a job centre's label for the job the text describes,
 #     against another role's title put on the same text).
+# 12: stated_place_agrees: whether the place of work the texts state ("basée sur Bussy
+#     Saint Georges", `classifier.stated_place`) is where both ads are listed (boards file
+#     one vacancy under neighbouring communes).
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -123,6 +127,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "location_in_other_description",
     "place_relation",
     "place_distance_log",
+    "stated_place_agrees",
     # contacts
     "email_match",
     "email_sides",
@@ -472,7 +477,29 @@ def _location_features(a: PostingFields, b: PostingFields) -> list[float]:
         float(a.remote or b.remote),
         mentioned,
         *_place_features(a, b, relation),
+        _stated_place_agrees(a, b),
     ]
+
+
+def _stated_place_agrees(a: PostingFields, b: PostingFields) -> float:
+    """Whether the place of work the texts state (`classifier.stated_place`: after "basé à",
+    "Lieu :", "based in"; kept only near the ad's own listing) explains both listings. 1
+    when both texts state one place, or one does and the other text is silent (a snippet)
+    while listed near it; 0 when both state different places (a campaign's ads state each
+    its own site); NaN otherwise. Boards list one vacancy under neighbouring communes (a
+    geocoder's, or one listing per commune), which `place_relation` reads as two places. A
+    stated place far from the other listing says nothing: a text listing several sites
+    ("based at Manchester, Newcastle or Bristol") is read at its first."""
+    stated_a, stated_b = a.stated_place, b.stated_place
+    if stated_a is not None and stated_b is not None:
+        return float(same_place(stated_a, stated_b))
+    if stated_a is None and stated_b is None:
+        return NAN
+    stated, other = (stated_a, b) if stated_a is not None else (stated_b, a)
+    assert stated is not None
+    if other.place_named or other.place is None or not near(stated, other.place):
+        return NAN
+    return 1.0
 
 
 def _mentioned(a: PostingFields, b: PostingFields, relation: str) -> float:

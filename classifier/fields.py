@@ -29,6 +29,7 @@ from classifier.gazetteer import Place, resolve
 from classifier.gender_forms import fold_gender_forms
 from classifier.places import location_parts
 from classifier.places import place_keys as place_keys  # re-exported: mutations uses it
+from classifier.stated_place import place_of_work
 from indexer._kernels import layout_marks
 from indexer.language import stop_words
 from indexer.reading import Reading, field_text, read_text, short_field
@@ -140,6 +141,10 @@ class PostingFields:
     place: Place | None
     """The location resolved in the shipped gazetteer (town, département or county, region
     or country), None when it is not found there."""
+    stated_place: Place | None
+    """The place of work the text states, when it is near `place` (`classifier.stated_place`)."""
+    place_named: bool
+    """Whether the text names a place of work at all (resolved, near `place` or not)."""
     emails: frozenset[str]
     phones: frozenset[str]
     urls: frozenset[str]
@@ -206,6 +211,8 @@ def extract_fields(
     region, *fallbacks = _REGIONS.get(language or "", ("GB",))
     pay = contacts.pay(salary_text, frozenset(_tokens(salary_text)), text, token_set)
     shingles, middle = _shingles(tokens)
+    place = resolve(location)
+    statement = place_of_work(text, place, token_set)
     return PostingFields(
         title_key=title_key,
         title_tokens=frozenset(title_key.split()) - _TITLE_STOPWORDS,
@@ -222,7 +229,9 @@ def extract_fields(
         postcodes=postcodes,
         outward_codes=outward,
         remote=bool(lx.REMOTE.search(title_padded) or lx.REMOTE.search(location_clean)),
-        place=resolve(location),
+        place=place,
+        stated_place=statement.place,
+        place_named=statement.named,
         emails=contacts.emails(text),
         phones=contacts.phones(text, region, references, tuple(fallbacks)),
         urls=contacts.urls(text),

@@ -1,0 +1,179 @@
+"""The place of work an ad's own text states ("poste basé à Bussy Saint Georges", "Lieu :
+Paris 12ème", "based in Leeds"), resolved in the shipped gazetteer.
+
+Boards file one vacancy under different communes: a geocoder's nearest town, or one listing
+per commune around the site. Seen in `../shared/data`: TD SYNNEX's "Data analyst, en
+alternance" listed by one board under six communes of Seine-et-Marne, 6-11 km apart, every
+text "notre équipe basée sur Bussy Saint Georges"; DYNAMIS RH's "Data Engineer CDI Paris
+12ème" under Paris on one board and Ivry-sur-Seine on another; Appel Médical's radiographer
+for an establishment "situé à PRIVAS" under 20 communes of Ardèche. The location fields
+differ there and the vacancy does not: where the text states the place of work, that is the
+place of work (the annotation guideline's "same place of work"). A campaign's ads for
+different sites state each its own site, so their stated places differ.
+
+Only a place after a cue is read (a town named anywhere else may be the employer's seat or a
+hospital's name), and only a town or district the gazetteer knows ("Sophia Antipolis", a
+technology park, is none). Pure; the memo is the gazetteer's.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from classifier import gazetteer
+
+_CUE = re.compile(
+    r"(?:"
+    # French
+    r"\bbas[ée]e?s?\s+(?:à|a|sur|en|au)"
+    r"|\bsitu[ée]e?s?\s+(?:à|a|sur|en|au)"
+    r"|\blieu\s+de\s+travail\s*:|\blieu\s*:|\blocalisation\s*:|\bposte\s+à\s+pourvoir\s+à"
+    # English
+    r"|\bbased\s+(?:in|at)|\blocated\s+(?:in|at)|\b(?:work\s+|job\s+)?location\s*:"
+    r"|\bplace\s+of\s+work\s*:"
+    # German, Dutch, Spanish, Italian, Portuguese, Polish
+    r"|\b(?:arbeitsort|einsatzort|dienstort|standort)\s*:|\b(?:standplaats|werklocatie)\s*:"
+    r"|\bubicad[oa]\s+en|\blugar\s+de\s+trabajo\s*:|\bsede\s+di\s+lavoro\s*:"
+    r"|\blocal\s+de\s+trabalho\s*:|\bmiejsce\s+pracy\s*:"
+    r")\s*(?:(?:de|d'|d’|the|l'|l’)\s*)?",
+    re.IGNORECASE,
+)
+"""What introduces the place of work, in the languages of the corpora, with an optional
+article ("basé à", "situé sur", "Lieu de travail :", "based in", "Arbeitsort:")."""
+
+_CONNECTORS = r"(?:sur|sous|en|lès|les|le|la|de|du|des|aux|upon|on|am|an|der|St|Saint|Sainte)"
+_NAME = re.compile(
+    r"[A-ZÀ-Ý][\w'’À-ÿ.]*"
+    rf"(?:[- ](?:{_CONNECTORS}[- ])?[A-ZÀ-Ý0-9][\w'’À-ÿ]*){{0,4}}"
+)
+"""A place name: capitalised words, joined by spaces, hyphens and the particles of town
+names ("Bussy Saint Georges", "Lagny-sur-Marne", "Newcastle upon Tyne", "Paris 12ème");
+it stops at the first lower-case word ("Bussy Saint Georges en tant que")."""
+
+_LEVELS = ("town", "district")
+RADIUS_KM = 25.0
+"""How far a board's commune may lie from the stated place of work: the listings above lie
+3.8-21 km from it. Further is another site (or a name the cue did not introduce)."""
+MAX_CUES = 4
+"""Cues tried per text: the place of work is stated near the top or in a details block, and
+a long text's later cues are its employer's other sites."""
+
+
+def near(a: gazetteer.Place, b: gazetteer.Place) -> bool:
+    """One place holds the other, or they lie within `RADIUS_KM`."""
+    if gazetteer.relation(a, b) in ("same", "contains"):
+        return True
+    distance = gazetteer.distance_km(a, b)
+    return distance is not None and distance <= RADIUS_KM
+
+
+SAME_KM = 2.0
+"""Two stated places this close are one (a town and its quarter written two ways)."""
+
+
+def same_place(a: gazetteer.Place, b: gazetteer.Place) -> bool:
+    """Two stated places of work are one: the same, one holding the other, or within
+    `SAME_KM`. Two sites of a campaign each stated in its text lie further apart (Meaux and
+    Bussy-Saint-Georges: 22 km, within what `near` forgives a board's listing)."""
+    if gazetteer.relation(a, b) in ("same", "contains"):
+        return True
+    distance = gazetteer.distance_km(a, b)
+    return distance is not None and distance <= SAME_KM
+
+
+class Statement(NamedTuple):
+    """What a text says of its place of work: the town or district (None when it names
+    none the gazetteer resolves, or one far from the ad's listing), and whether a cue was
+    followed by a name at all (a text that names a place it is not read as silent)."""
+
+    place: gazetteer.Place | None
+    named: bool
+
+
+SILENT = Statement(None, False)
+
+
+def place_of_work(
+    text: str, field: gazetteer.Place | None, words: frozenset[str] | None = None
+) -> Statement:
+    """`statement` of the text, its place kept only when it is near the ad's own location
+    `field` (or the field is not resolved): a stated place far from it is a word the cue did
+    not mean ("Location: Band 5") or one of several sites the text lists."""
+    found = statement(text, words)
+    if found.place is None or field is None or near(found.place, field):
+        return found
+    return Statement(None, True)
+
+
+_STARTS: dict[str, frozenset[str]] = {
+    "bas": frozenset({"base", "basee", "bases", "basees"}),
+    "situ": frozenset({"situe", "situee", "situes", "situees"}),
+    "lieu": frozenset({"lieu"}),
+    "localisation": frozenset({"localisation"}),
+    "poste": frozenset({"pourvoir"}),
+    "based": frozenset({"based"}),
+    "located": frozenset({"located"}),
+    "location": frozenset({"location"}),
+    "work location": frozenset({"location"}),
+    "job location": frozenset({"location"}),
+    "place of work": frozenset({"place"}),
+    **{w: frozenset({w}) for w in ("arbeitsort", "einsatzort", "dienstort", "standort")},
+    **{w: frozenset({w}) for w in ("standplaats", "werklocatie", "lugar", "sede", "local")},
+    "ubicad": frozenset({"ubicado", "ubicada"}),
+    "miejsce": frozenset({"miejsce"}),
+}
+"""Where a cue may begin (lower case), and the words of `classifier.fields`' tokens (lower
+case, no accents) that must be in the text for it to be there. `_CUE` is tried only at
+those places: Python's regex engine tries an alternation at every position of a text (300
+µs for a French ad, case-insensitive), `str.find` skips to the candidates."""
+
+CUE_WORDS = frozenset().union(*_STARTS.values())
+"""A text without one of these words states no place (most texts)."""
+
+
+def stated_place(text: str, words: frozenset[str] | None = None) -> gazetteer.Place | None:
+    """The town or district the text states as the place of work (`statement`)."""
+    return statement(text, words).place
+
+
+def statement(text: str, words: frozenset[str] | None = None) -> Statement:
+    """The first cue followed by a name whose longest leading run of words the gazetteer
+    resolves to a town or district; `SILENT` when no cue is followed by a name. `words`, the
+    text's tokens when the caller has them, spares the search in a text without a cue word."""
+    if words is not None and words.isdisjoint(CUE_WORDS):
+        return SILENT
+    named = False
+    for position in _cue_ends(text, words):
+        name = _NAME.match(text, position)
+        if name is None:
+            continue
+        named = True
+        names = name.group().split()
+        for end in range(len(names), 0, -1):
+            place = gazetteer.resolve(" ".join(names[:end]).rstrip("."))
+            if place is not None and place.level in _LEVELS:
+                return Statement(place, True)
+    return Statement(None, named)
+
+
+def _cue_ends(text: str, words: frozenset[str] | None) -> list[int]:
+    """Where the names after the first `MAX_CUES` cues of the text begin. A cue is looked
+    for as written in lower case, capitalised or in capitals."""
+    starts: set[int] = set()
+    for literal, needs in _STARTS.items():
+        if words is not None and words.isdisjoint(needs):
+            continue
+        for form in {literal, literal.capitalize(), literal.upper()}:
+            position = text.find(form)
+            while position >= 0:
+                starts.add(position)
+                position = text.find(form, position + 1)
+    ends = []
+    for start in sorted(starts):
+        cue = _CUE.match(text, start)
+        if cue is not None:
+            ends.append(cue.end())
+            if len(ends) >= MAX_CUES:
+                break
+    return ends

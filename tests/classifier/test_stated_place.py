@@ -1,0 +1,135 @@
+"""The place of work a text states (`classifier.stated_place`) and `stated_place_agrees`
+(FEATURE_VERSION 12): boards list one vacancy under neighbouring communes, while a campaign's
+ads state each its own site."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from classifier import gazetteer
+from classifier.board_habits import nearby_commune
+from classifier.features import FEATURE_NAMES, pair_features
+from classifier.fields import extract_fields
+from classifier.stated_place import near, place_of_work, stated_place
+from classifier.variants import Context
+
+SITE = (
+    "Rattaché(e) au service Finance, vous analysez les ventes et préparez les tableaux de "
+    "bord mensuels. Vous intégrez notre équipe basée sur Bussy Saint Georges en tant que "
+    "Data analyst, en alternance. Rythme : 3 jours en entreprise, 2 jours à l'école."
+)
+
+
+def _name(text: str) -> str | None:
+    place = stated_place(text)
+    return None if place is None else place.name
+
+
+@pytest.mark.parametrize(
+    ("text", "town"),
+    [
+        (SITE, "Bussy-Saint-Georges"),
+        ("Notre client est un établissement médical situé à PRIVAS, offrant des soins.", "Privas"),
+        ("Lieu de travail : Lagny-sur-Marne. Démarrage immédiat.", "Lagny-sur-Marne"),
+        ("The post is based at Leeds General Infirmary and covers nights.", "Leeds"),
+        ("Location: Newcastle upon Tyne (hybrid).", "Newcastle upon Tyne"),
+        ("Arbeitsort: Köln. Wir bieten ein gutes Team.", "Köln"),
+        ("Poste basé à Paris 12ème avec la possibilité de télétravail.", "Paris 12"),
+    ],
+)
+def test_the_place_after_a_cue_in_several_languages(text: str, town: str) -> None:
+    assert _name(text) == town
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Leeds Teaching Hospitals is one of the largest trusts in Europe.",  # no cue
+        "The role is based in the community and covers the whole county.",  # no name
+        "Le poste est basé sur la confiance et l'autonomie.",  # lower case after the cue
+        "Location: remote within the UK.",
+    ],
+)
+def test_no_place_without_a_cue_and_a_town(text: str) -> None:
+    assert stated_place(text) is None
+
+
+def test_the_tokens_spare_the_search_only_when_no_cue_word_is_there() -> None:
+    assert stated_place(SITE, frozenset({"analyst", "basee"})) is not None
+    assert stated_place(SITE, frozenset({"analyst", "alternance"})) is None
+
+
+def test_a_stated_place_far_from_the_listing_is_not_the_place_of_work() -> None:
+    noisiel = gazetteer.resolve("Noisiel")
+    marseille = gazetteer.resolve("Marseille")
+    found = place_of_work(SITE, noisiel)
+    assert found.place is not None and found.place.name == "Bussy-Saint-Georges"
+    far = place_of_work(SITE, marseille)  # 400 km: one of several sites, or a misread name
+    assert far.place is None and far.named  # but the text is not silent
+
+
+def test_near_holds_containment_and_short_distances_only() -> None:
+    bussy, noisiel = gazetteer.resolve("Bussy-Saint-Georges"), gazetteer.resolve("Noisiel")
+    paris, paris12 = gazetteer.resolve("Paris"), gazetteer.resolve("Paris 12ème")
+    region, lyon = gazetteer.resolve("Île-de-France"), gazetteer.resolve("Lyon")
+    assert bussy and noisiel and paris and paris12 and region and lyon
+    assert near(bussy, noisiel)  # 6 km
+    assert near(paris12, paris) and near(region, bussy)  # containment either way
+    assert not near(paris, lyon)
+
+
+def _agrees(text_a: str, loc_a: str, text_b: str, loc_b: str) -> float:
+    a = {"id": "a", "title": "Data analyst", "description": text_a, "location": loc_a}
+    b = {**a, "id": "b", "description": text_b, "location": loc_b}
+    row = dict(zip(FEATURE_NAMES, pair_features(a, b), strict=True))
+    return float(row["stated_place_agrees"])
+
+
+def test_one_stated_place_explains_two_boards_communes() -> None:
+    assert _agrees(SITE, "Noisiel", SITE, "Villevaudé") == 1.0
+
+
+def test_a_campaign_stating_each_site_disagrees() -> None:
+    other = SITE.replace("Bussy Saint Georges", "Meaux")
+    assert _agrees(SITE, "Bussy-Saint-Georges", other, "Meaux") == 0.0
+
+
+def test_a_silent_snippet_listed_near_the_stated_place_agrees() -> None:
+    assert _agrees(SITE, "Noisiel", "Analyse des ventes en alternance…", "Torcy") == 1.0
+
+
+def test_a_stated_place_far_from_the_other_listing_says_nothing() -> None:
+    # a snippet of a campaign ad listed elsewhere, or a text listing several sites
+    assert math.isnan(_agrees(SITE, "Noisiel", "Analyse des ventes en alternance.", "Lyon"))
+    several = "The post is based at Manchester, Newcastle or Bristol, as you prefer."
+    assert math.isnan(_agrees(several, "Manchester", several, "Bristol"))
+
+
+def test_a_text_naming_a_place_the_gazetteer_lacks_is_not_silent() -> None:
+    park = "Lieu : Technopole Alpha, France. Vous analysez les ventes."
+    assert math.isnan(_agrees(SITE, "Noisiel", park, "Torcy"))
+
+
+def test_unknown_when_no_text_states_a_place() -> None:
+    text = "Vous analysez les ventes et préparez les tableaux de bord mensuels."
+    assert math.isnan(_agrees(text, "Noisiel", text, "Villevaudé"))
+
+
+def test_the_field_is_extracted_once_per_posting() -> None:
+    fields = extract_fields({"title": "Data analyst", "description": SITE, "location": "Torcy"})
+    assert fields.stated_place is not None and fields.stated_place.name == "Bussy-Saint-Georges"
+
+
+def test_the_training_habit_lists_the_vacancy_near_its_stated_place() -> None:
+    import random
+
+    posting = {"id": "x", "title": "Data analyst", "description": SITE, "location": "Noisiel"}
+    moved = nearby_commune(posting, random.Random(3), Context(language="fr"))
+    bussy = gazetteer.resolve("Bussy-Saint-Georges")
+    listed = gazetteer.resolve(moved["location"])
+    assert moved["description"] == SITE and moved["location"] != "Noisiel"
+    assert bussy and listed and (gazetteer.distance_km(bussy, listed) or 99) <= 20
+    plain = {**posting, "description": "Vous analysez les ventes."}
+    assert nearby_commune(plain, random.Random(3), Context(language="fr")) == plain
