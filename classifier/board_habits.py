@@ -214,7 +214,7 @@ def coarser_location(posting: Posting, rng: random.Random, ctx: Context) -> Post
 
 NEARBY_KM = (3.0, 20.0)
 """How far from the stated place of work boards' communes lie (`classifier.stated_place`:
-3.8-21 km in the listings seen)."""
+1-21 km in the French corpora's listings)."""
 
 
 def nearby_commune(posting: Posting, rng: random.Random, ctx: Context) -> Posting:

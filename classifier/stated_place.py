@@ -3,13 +3,14 @@ Paris 12ème", "based in Leeds"), resolved in the shipped gazetteer.
 
 Boards file one vacancy under different communes: a geocoder's nearest town, or one listing
 per commune around the site. Seen in `../shared/data`: TD SYNNEX's "Data analyst, en
-alternance" listed by one board under six communes of Seine-et-Marne, 6-11 km apart, every
-text "notre équipe basée sur Bussy Saint Georges"; DYNAMIS RH's "Data Engineer CDI Paris
-12ème" under Paris on one board and Ivry-sur-Seine on another; Appel Médical's radiographer
-for an establishment "situé à PRIVAS" under 20 communes of Ardèche. The location fields
-differ there and the vacancy does not: where the text states the place of work, that is the
-place of work (the annotation guideline's "same place of work"). A campaign's ads for
-different sites state each its own site, so their stated places differ.
+alternance" listed by one board under six communes of Seine-et-Marne, 5.7-11.3 km from the
+place every text states ("notre équipe basée sur Bussy Saint Georges"); Appel Médical's
+radiographer for an establishment "situé à PRIVAS" under 20 communes of Ardèche; DYNAMIS
+RH's "Data Engineer CDI Paris 12ème" under Paris on one board and Ivry-sur-Seine on another
+(not read: "en CDI à Paris 12ème" has no cue, and a bare "à" introduces anything). The
+location fields differ there and the vacancy does not: where the text states the place of
+work, that is the place of work (the annotation guideline's "same place of work"). A
+campaign's ads for different sites state each its own site, so their stated places differ.
 
 Only a place after a cue is read (a town named anywhere else may be the employer's seat or a
 hospital's name), and only a town or district the gazetteer knows ("Sophia Antipolis", a
@@ -53,8 +54,8 @@ it stops at the first lower-case word ("Bussy Saint Georges en tant que")."""
 
 _LEVELS = ("town", "district")
 RADIUS_KM = 25.0
-"""How far a board's commune may lie from the stated place of work: the listings above lie
-3.8-21 km from it. Further is another site (or a name the cue did not introduce)."""
+"""How far a board's commune may lie from the stated place of work: the French corpora's
+listings lie 1-21 km from it. Further is another site (or a name the cue did not mean)."""
 MAX_CUES = 4
 """Cues tried per text: the place of work is stated near the top or in a details block, and
 a long text's later cues are its employer's other sites."""
