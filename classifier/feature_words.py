@@ -283,7 +283,7 @@ FEATURE_WORDS: dict[str, FeatureWords] = {
     ),
     "stated_place_agrees": _flag(
         "The place of work the texts state is where both ads are listed",
-        "The texts state different places of work, or one far from an ad's listing",
+        "The texts state different places of work",
         "Neither text states a place of work",
     ),
     # contacts

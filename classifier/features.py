@@ -41,7 +41,7 @@ from indexer.prepare import PreparedPosting, prepare_document
 from indexer.store import StoredPosting
 from indexer.text import tokenize
 
-FEATURE_VERSION = 12
+FEATURE_VERSION = 13
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -68,6 +68,8 @@ FEATURE_VERSION = 12
 # 12: stated_place_agrees: whether the place of work the texts state ("basée sur Bussy
 #     Saint Georges", `classifier.stated_place`) is where both ads are listed (boards file
 #     one vacancy under neighbouring communes).
+# 13: the statement read after Croatian, Latvian and Lithuanian cues and a colon-less Polish
+#     one; an article after a cue is a whole word ("based in Derby" was "de" + "rby").
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (

@@ -223,10 +223,10 @@ def _place(place_id: int) -> Place:
 
 
 @lru_cache(maxsize=4096)
-def towns_near(place: Place, low_km: float, high_km: float, country: bool = True) -> list[Place]:
-    """The indexed towns between `low_km` and `high_km` of `place` (in its country unless
-    `country` is False), nearest first: where boards file a vacancy of that place (training
-    only: a scan of every town, 30 ms, memoised)."""
+def towns_near(place: Place, low_km: float, high_km: float) -> list[Place]:
+    """The indexed towns of `place`'s country between `low_km` and `high_km` of it, nearest
+    first: where boards file a vacancy of that place (training only: a scan of every town,
+    30 ms, memoised)."""
     if place.lat is None or place.lon is None:
         return []
     ix = index()
@@ -234,9 +234,10 @@ def towns_near(place: Place, low_km: float, high_km: float, country: bool = True
     for town_id in range(len(ix.town_name)):
         lat, lon = ix.town_lat[town_id], ix.town_lon[town_id]
         if abs(lat - place.lat) > high_km / 100 or abs(lon - place.lon) > high_km / 50:
-            continue  # outside the box (a degree of latitude is 111 km; longitude ≥ 50 here)
+            continue  # outside the box: a degree is 111 km of latitude, and at least 50 km
+            # of longitude south of 63° N (the corpora's towns; further north it misses some)
         other = _place(town_id)
-        if country and other.country != place.country:
+        if other.country != place.country:
             continue
         distance = distance_km(place, other)
         if distance is not None and low_km <= distance <= high_km:

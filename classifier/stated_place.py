@@ -36,12 +36,15 @@ _CUE = re.compile(
     # German, Dutch, Spanish, Italian, Portuguese, Polish
     r"|\b(?:arbeitsort|einsatzort|dienstort|standort)\s*:|\b(?:standplaats|werklocatie)\s*:"
     r"|\bubicad[oa]\s+en|\blugar\s+de\s+trabajo\s*:|\bsede\s+di\s+lavoro\s*:"
-    r"|\blocal\s+de\s+trabalho\s*:|\bmiejsce\s+pracy\s*:"
-    r")\s*(?:(?:de|d'|d’|the|l'|l’)\s*)?",
+    r"|\blocal\s+de\s+trabalho\s*:|\bmiejsce\s+pracy\s*:?"
+    # Croatian, Latvian, Lithuanian (EURES: "Mjesto rada: Osijek", "Darbo vieta - Jonava")
+    r"|\bmjesto\s+rada\s*[:–-]|\bdarb[ao]\s+vieta\s*[:–-]"
+    r")\s*(?:(?:de|the)\s+|(?:d|l)['’]\s*)?",
     re.IGNORECASE,
 )
 """What introduces the place of work, in the languages of the corpora, with an optional
-article ("basé à", "situé sur", "Lieu de travail :", "based in", "Arbeitsort:")."""
+article ("basé à", "situé sur", "Lieu de travail :", "based in", "Arbeitsort:"). An article
+is a whole word: "based in Derby" is not "based in de" + "rby"."""
 
 _CONNECTORS = r"(?:sur|sous|en|lès|les|le|la|de|du|des|aux|upon|on|am|an|der|St|Saint|Sainte)"
 _NAME = re.compile(
@@ -63,10 +66,7 @@ a long text's later cues are its employer's other sites."""
 
 def near(a: gazetteer.Place, b: gazetteer.Place) -> bool:
     """One place holds the other, or they lie within `RADIUS_KM`."""
-    if gazetteer.relation(a, b) in ("same", "contains"):
-        return True
-    distance = gazetteer.distance_km(a, b)
-    return distance is not None and distance <= RADIUS_KM
+    return _within(a, b, RADIUS_KM)
 
 
 SAME_KM = 2.0
@@ -77,10 +77,15 @@ def same_place(a: gazetteer.Place, b: gazetteer.Place) -> bool:
     """Two stated places of work are one: the same, one holding the other, or within
     `SAME_KM`. Two sites of a campaign each stated in its text lie further apart (Meaux and
     Bussy-Saint-Georges: 22 km, within what `near` forgives a board's listing)."""
+    return _within(a, b, SAME_KM)
+
+
+def _within(a: gazetteer.Place, b: gazetteer.Place, km: float) -> bool:
+    """The same place, one holding the other, or towns at most `km` apart."""
     if gazetteer.relation(a, b) in ("same", "contains"):
         return True
     distance = gazetteer.distance_km(a, b)
-    return distance is not None and distance <= SAME_KM
+    return distance is not None and distance <= km
 
 
 class Statement(NamedTuple):
@@ -115,19 +120,22 @@ _STARTS: dict[str, frozenset[str]] = {
     "poste": frozenset({"pourvoir"}),
     "based": frozenset({"based"}),
     "located": frozenset({"located"}),
-    "location": frozenset({"location"}),
-    "work location": frozenset({"location"}),
-    "job location": frozenset({"location"}),
+    "location": frozenset({"location"}),  # "work location:", "job location:" end with it
     "place of work": frozenset({"place"}),
     **{w: frozenset({w}) for w in ("arbeitsort", "einsatzort", "dienstort", "standort")},
     **{w: frozenset({w}) for w in ("standplaats", "werklocatie", "lugar", "sede", "local")},
     "ubicad": frozenset({"ubicado", "ubicada"}),
     "miejsce": frozenset({"miejsce"}),
+    "mjesto": frozenset({"mjesto"}),
+    "darb": frozenset({"darba", "darbo"}),
 }
 """Where a cue may begin (lower case), and the words of `classifier.fields`' tokens (lower
 case, no accents) that must be in the text for it to be there. `_CUE` is tried only at
 those places: Python's regex engine tries an alternation at every position of a text (300
 µs for a French ad, case-insensitive), `str.find` skips to the candidates."""
+
+_FORMS = {literal: tuple({literal, literal.capitalize(), literal.upper()}) for literal in _STARTS}
+"""Each cue start as written in lower case, capitalised or in capitals."""
 
 CUE_WORDS = frozenset().union(*_STARTS.values())
 """A text without one of these words states no place (most texts)."""
@@ -165,7 +173,7 @@ def _cue_ends(text: str, words: frozenset[str] | None) -> list[int]:
     for literal, needs in _STARTS.items():
         if words is not None and words.isdisjoint(needs):
             continue
-        for form in {literal, literal.capitalize(), literal.upper()}:
+        for form in _FORMS[literal]:
             position = text.find(form)
             while position >= 0:
                 starts.add(position)

@@ -37,6 +37,18 @@ def _name(text: str) -> str | None:
         ("Location: Newcastle upon Tyne (hybrid).", "Newcastle upon Tyne"),
         ("Arbeitsort: Köln. Wir bieten ein gutes Team.", "Köln"),
         ("Poste basé à Paris 12ème avec la possibilité de télétravail.", "Paris 12"),
+        # the other EURES languages, as their boards write it
+        ("Lugar de trabajo: Sevilla. Ofrecemos contrato indefinido.", "Sevilla"),
+        ("Sede di lavoro: Milano (MI). Contratto a tempo indeterminato.", "Milan"),
+        ("Standplaats: Utrecht. Wij bieden een vast contract.", "Utrecht"),
+        ("Miejsce pracy\xa0\xa0Kraków, ul. Długa 4. Umowa o pracę.", "Kraków"),
+        ("Mjesto rada: Osijek. Radno vrijeme puno.", "Osijek"),
+        ("Darbo vieta - Jonava. Darbo laikas pilnas.", "Jonava"),
+        ("Darba vieta: Jelgava, pilna slodze.", "Jelgava"),
+        # a name that begins like an article is not one ("de", "the")
+        ("The post is based in Derby and covers the county.", "Derby"),
+        ("Location: Theale, Berkshire.", "Theale"),
+        ("Werklocatie: Den Haag, 36 uur per week.", "The Hague"),
     ],
 )
 def test_the_place_after_a_cue_in_several_languages(text: str, town: str) -> None:
