@@ -204,6 +204,11 @@ FEATURE_WORDS: dict[str, FeatureWords] = {
         "At least {pct} of the words each title adds are in the other ad's text",
         "The titles have the same words, or one is empty",
     ),
+    "title_label_one_sided": _flag(
+        "One title is a job centre's label (both genders) whose occupation the other names",
+        "Neither title is a job centre's label of the other's occupation",
+        "A title is empty",
+    ),
     # seniority, grade, contract
     "seniority_conflict": _conflict("seniority levels"),
     "seniority_one_sided": _one_sided("a seniority level"),

@@ -41,7 +41,7 @@ from indexer.prepare import PreparedPosting, prepare_document
 from indexer.store import StoredPosting
 from indexer.text import tokenize
 
-FEATURE_VERSION = 13
+FEATURE_VERSION = 14
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -70,6 +70,8 @@ FEATURE_VERSION = 13
 #     one vacancy under neighbouring communes).
 # 13: the statement read after Croatian, Latvian and Lithuanian cues and a colon-less Polish
 #     one; an article after a cue is a whole word ("based in Derby" was "de" + "rby").
+# 14: title_label_one_sided: one title written in both genders in full (a job centre's
+#     occupation label), the other not, and naming the label's occupation word.
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -102,6 +104,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "title_in_description_max",
     "title_stem_jaccard",
     "title_words_in_text_min",
+    "title_label_one_sided",
     # seniority, grade, contract: conflict (1), agree (0), unknown (NaN), and one-sidedness
     "seniority_conflict",
     "seniority_one_sided",
@@ -321,9 +324,15 @@ def _title_features(a: PostingFields, b: PostingFields) -> list[float]:
       ("CAMHS Psychiatrist Canterbury" / "... Thanet": a campaign's one ad per site);
     - the identifying words of either side's employer ("Association Béthanie -
       Kinésithérapeute (H/F)", "Data Engineer | Acme"), dropped from both titles alike, so
-      two vacancies of one employer still differ by their role words."""
+      two vacancies of one employer still differ by their role words.
+
+    The last feature (`_label_names_title`) says whether one title only is written in both
+    genders in full and the other names its occupation word: a job centre relaying an ad
+    under its occupation label ("Infirmier H/F en SSR" / "Infirmier / Infirmière de soins
+    généraux") changes the title's words and its form but keeps the occupation. The folded
+    titles above no longer show the form."""
     if not (a.title_key and b.title_key):
-        return [NAN] * 9
+        return [NAN] * 10
     places = a.towns | b.towns
     named_a, named_b = a.title_tokens & places, b.title_tokens & places
     if named_a and named_b and named_a != named_b:
@@ -360,7 +369,25 @@ def _title_features(a: PostingFields, b: PostingFields) -> list[float]:
             a,
             b,
         ),
+        _label_names_title(a, b, plain_a, plain_b),
     ]
+
+
+def _label_names_title(
+    a: PostingFields, b: PostingFields, plain_a: list[str], plain_b: list[str]
+) -> float:
+    """1 when one title only is a job centre's label (words written in both genders) and the
+    other title names one of those occupation words (in either gender, or by its stem:
+    "Infirmier H/F en SSR" / "Infirmier / Infirmière de soins généraux"), else 0."""
+    if bool(a.title_label_words) == bool(b.title_label_words):
+        return 0.0
+    label, other, language = (
+        (a.title_label_words, plain_b, a.language or b.language)
+        if a.title_label_words
+        else (b.title_label_words, plain_a, b.language or a.language)
+    )
+    words, others = one_gender(sorted(label), other)
+    return float(not set(stem_words(words, language)).isdisjoint(stem_words(others, language)))
 
 
 def _beginnings(plain: list[str], read: list[str], own: frozenset[str]) -> frozenset[str]:

@@ -26,7 +26,7 @@ import xxhash
 from classifier import contacts
 from classifier import lexicon as lx
 from classifier.gazetteer import Place, resolve
-from classifier.gender_forms import fold_gender_forms
+from classifier.gender_forms import doubled_words, fold_gender_forms
 from classifier.places import location_parts
 from classifier.places import place_keys as place_keys  # re-exported: mutations uses it
 from classifier.stated_place import place_of_work
@@ -125,6 +125,11 @@ class PostingFields:
 
     title_key: str
     title_tokens: frozenset[str]
+    title_label_words: frozenset[str]
+    """The title's words written in both genders in full ("Vendeur / Vendeuse" -> "vendeur",
+    "Verkäufer/in"), normalised like `title_key`'s: job centres' occupation labels write
+    their occupation words so, employers' titles rarely do (`classifier.gender_forms`;
+    "(H/F)" and "Chargé(e)" are markers, not double words). Empty for any other title."""
     seniority: frozenset[str]
     grades: frozenset[str]
     description_grades: frozenset[str]
@@ -185,7 +190,8 @@ def extract_fields(
     what an earlier reading found ("" for none; a stored posting keeps it), spares the
     language identifier.
     """
-    title = fold_gender_forms(short_field(document, "title"))
+    written_title = short_field(document, "title")
+    title = fold_gender_forms(written_title)
     text = plain(strip_html(field_text(document, "description")))
     if reading is None:
         reading = read_text(document, text, known_language=known_language)
@@ -216,6 +222,9 @@ def extract_fields(
     return PostingFields(
         title_key=title_key,
         title_tokens=frozenset(title_key.split()) - _TITLE_STOPWORDS,
+        title_label_words=frozenset(
+            filter(None, map(normalise_title, doubled_words(written_title)))
+        ),
         seniority=frozenset(lx.SENIORITY_WORDS[w] for w in title_words if w in lx.SENIORITY_WORDS),
         grades=_grades(title_words, joined=True) | _grades(_tokens(salary_text), joined=True),
         description_grades=_description_grades(padded, token_set),

@@ -57,6 +57,26 @@ def fold_gender_forms(title: str) -> str:
     return out
 
 
+def doubled_words(title: str) -> tuple[str, ...]:
+    """The words `title` writes in both genders, each once, as `fold_gender_forms` keeps it
+    ("Infirmier / Infirmière de soins généraux" -> ("Infirmier",), "Verkäufer/in" ->
+    ("Verkäufer",)); () when it writes none. A job centre's label is written so, and these
+    are its occupation words: what an employer's title for the same job names too."""
+    folded = fold_gender_forms(title)
+    if folded == title:
+        return ()
+    kept = [m.group(0) for m in _WORD.finditer(folded)]
+    removed = [m.group(0) for m in _WORD.finditer(title)]
+    for word in kept:
+        if word in removed:
+            removed.remove(word)
+    doubled = [w for w in kept if any(is_other_gender(w, r) for r in removed)]
+    if not doubled:  # a German "/in": the word before the slash
+        words = list(_WORD.finditer(title[: title.index("/")]))
+        doubled = [words[-1].group(0)] if words else []
+    return tuple(dict.fromkeys(doubled))
+
+
 def _merge(before: str, after: str) -> tuple[str | None, str]:
     """(`before` with any longer form replaced by its shorter one, what is left of `after`
     once its leading other-gender words are taken out); (None, `after`) when `after` does
