@@ -41,7 +41,7 @@ from indexer.prepare import PreparedPosting, prepare_document
 from indexer.store import StoredPosting
 from indexer.text import tokenize
 
-FEATURE_VERSION = 14
+FEATURE_VERSION = 15
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -72,6 +72,8 @@ FEATURE_VERSION = 14
 #     one; an article after a cue is a whole word ("based in Derby" was "de" + "rby").
 # 14: title_label_one_sided: one title written in both genders in full (a job centre's
 #     occupation label), the other not, and naming the label's occupation word.
+# 15: a German "/in" label's word is the word before its own slash, not before the title's
+#     first one ("Führungskraft (m/w/d) (Projektleiter/in)" read "m").
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (

@@ -223,7 +223,7 @@ def extract_fields(
         title_key=title_key,
         title_tokens=frozenset(title_key.split()) - _TITLE_STOPWORDS,
         title_label_words=frozenset(
-            filter(None, map(normalise_title, doubled_words(written_title)))
+            filter(None, map(normalise_title, doubled_words(written_title, title)))
         ),
         seniority=frozenset(lx.SENIORITY_WORDS[w] for w in title_words if w in lx.SENIORITY_WORDS),
         grades=_grades(title_words, joined=True) | _grades(_tokens(salary_text), joined=True),

@@ -57,12 +57,15 @@ def fold_gender_forms(title: str) -> str:
     return out
 
 
-def doubled_words(title: str) -> tuple[str, ...]:
+def doubled_words(title: str, folded: str | None = None) -> tuple[str, ...]:
     """The words `title` writes in both genders, each once, as `fold_gender_forms` keeps it
     ("Infirmier / Infirmière de soins généraux" -> ("Infirmier",), "Verkäufer/in" ->
-    ("Verkäufer",)); () when it writes none. A job centre's label is written so, and these
-    are its occupation words: what an employer's title for the same job names too."""
-    folded = fold_gender_forms(title)
+    ("Verkäufer",)); () when it writes none. `folded` is `fold_gender_forms(title)` when the
+    caller has it. Job centres write their occupation labels so (France Travail's
+    "Vendeur / Vendeuse ...", the Bundesagentur's "(Callcenteragent/in)" that EURES appends
+    to German ads' titles), and these are the label's occupation words: what an employer's
+    title for the same job names too."""
+    folded = fold_gender_forms(title) if folded is None else folded
     if folded == title:
         return ()
     kept = [m.group(0) for m in _WORD.finditer(folded)]
@@ -71,10 +74,13 @@ def doubled_words(title: str) -> tuple[str, ...]:
         if word in removed:
             removed.remove(word)
     doubled = [w for w in kept if any(is_other_gender(w, r) for r in removed)]
-    if not doubled:  # a German "/in": the word before the slash
-        words = list(_WORD.finditer(title[: title.index("/")]))
-        doubled = [words[-1].group(0)] if words else []
+    doubled += [m.group(1) for m in _GERMAN_PAIR.finditer(title)]
     return tuple(dict.fromkeys(doubled))
+
+
+_GERMAN_PAIR = re.compile(r"([^\W\d_]+)\s*/\s*-?(?:in|innen)(?![\w'’-])", re.IGNORECASE)
+"""A word and its German feminine ending after a slash ("Ingenieur/in - Maschinenbau",
+"Manager/-in"), as `_merge` reads them; not "Nurse/In-Patients"."""
 
 
 def _merge(before: str, after: str) -> tuple[str | None, str]:

@@ -31,7 +31,7 @@ _CUE = re.compile(
     r"|\bsitu[ée]e?s?\s+(?:à|a|sur|en|au)"
     r"|\blieu\s+de\s+travail\s*:|\blieu\s*:|\blocalisation\s*:|\bposte\s+à\s+pourvoir\s+à"
     # English
-    r"|\bbased\s+(?:in|at)|\blocated\s+(?:in|at)|\b(?:work\s+|job\s+)?location\s*:"
+    r"|\bbased\s+(?:in|at)|\blocated\s+(?:in|at)|\blocation\s*:"
     r"|\bplace\s+of\s+work\s*:"
     # German, Dutch, Spanish, Italian, Portuguese, Polish
     r"|\b(?:arbeitsort|einsatzort|dienstort|standort)\s*:|\b(?:standplaats|werklocatie)\s*:"
@@ -139,11 +139,6 @@ _FORMS = {literal: tuple({literal, literal.capitalize(), literal.upper()}) for l
 
 CUE_WORDS = frozenset().union(*_STARTS.values())
 """A text without one of these words states no place (most texts)."""
-
-
-def stated_place(text: str, words: frozenset[str] | None = None) -> gazetteer.Place | None:
-    """The town or district the text states as the place of work (`statement`)."""
-    return statement(text, words).place
 
 
 def statement(text: str, words: frozenset[str] | None = None) -> Statement:

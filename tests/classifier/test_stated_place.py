@@ -12,7 +12,7 @@ from classifier import gazetteer
 from classifier.board_habits import nearby_commune
 from classifier.features import FEATURE_NAMES, pair_features
 from classifier.fields import extract_fields
-from classifier.stated_place import near, place_of_work, stated_place
+from classifier.stated_place import near, place_of_work, statement
 from classifier.variants import Context
 
 SITE = (
@@ -23,7 +23,7 @@ SITE = (
 
 
 def _name(text: str) -> str | None:
-    place = stated_place(text)
+    place = statement(text).place
     return None if place is None else place.name
 
 
@@ -65,12 +65,12 @@ def test_the_place_after_a_cue_in_several_languages(text: str, town: str) -> Non
     ],
 )
 def test_no_place_without_a_cue_and_a_town(text: str) -> None:
-    assert stated_place(text) is None
+    assert statement(text).place is None
 
 
 def test_the_tokens_spare_the_search_only_when_no_cue_word_is_there() -> None:
-    assert stated_place(SITE, frozenset({"analyst", "basee"})) is not None
-    assert stated_place(SITE, frozenset({"analyst", "alternance"})) is None
+    assert statement(SITE, frozenset({"analyst", "basee"})).place is not None
+    assert statement(SITE, frozenset({"analyst", "alternance"})).place is None
 
 
 def test_a_stated_place_far_from_the_listing_is_not_the_place_of_work() -> None:

@@ -1,4 +1,4 @@
-"""`title_label_one_sided` (FEATURE_VERSION 14): one title written in both genders in full,
+"""`title_label_one_sided` (FEATURE_VERSION 14, 15): one title written in both genders in full,
 as a job centre's occupation label, the other in the employer's way and naming the label's
 occupation word. The folded titles the other title features compare no longer show that
 form."""
@@ -32,6 +32,14 @@ def _feature(title_a: str, title_b: str) -> float:
         ("Aide ménager / ménagère à domicile", {"menager"}),
         ("Chauffeur routier / Chauffeuse routière", {"chauffeur", "routier"}),
         ("Verkäufer/in Lebensmittel", {"verkaufer"}),
+        # EURES appends the Bundesagentur's label to German ads' titles: its word, not the
+        # "m" of "(m/w/d)" nor "IAM" before the first slash
+        (
+            "Security Support Engineer (IAM/Cloud) (M/F/D) (Sicherheitstechniker/in)",
+            {"sicherheitstechniker"},
+        ),
+        ("Führungskraft (m/w/d) (Projektleiter/in)", {"projektleiter"}),
+        ("Nurse/In-Patients", set()),
         ("Vendedor / Vendedora", {"vendedor"}),
         ("Infirmier H/F en SSR - CDI", set()),  # a marker, not a word in both genders
         ("Chargé(e) de recrutement (H/F)", set()),
