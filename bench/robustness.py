@@ -1072,6 +1072,25 @@ def nearby_commune(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     return repost(ad, rng, location=rng.choice(options[:10]).name)
 
 
+def titled_town_nearby(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
+    """The ad whose title names its own town listed by another board under a town 3-20 km
+    away, title and text unchanged: the place of work is in the title, the listing is a
+    geocoder's. Seen in `../shared/data`: DYNAMIS RH's "Data Engineer CDI Paris 12ème"
+    under Paris on one board and Ivry-sur-Seine on another. `neighbour_town` is its
+    negative: there the title names the other town too."""
+    town = town_name(ad)
+    if town is None or ad.place is None or fold(town) not in fold(ad.title):
+        return None
+    options = [
+        t
+        for t in ctx.gaz.neighbours(ad.place, same_county=False)
+        if km(t, ad.place.lat, ad.place.lon) <= 20.0
+    ]
+    if not options:
+        return None
+    return repost(ad, rng, location=rng.choice(options[:10]).name)
+
+
 def occupation_title(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     """The ad relayed by the job centre under its occupation label instead of the
     employer's title ("Vendeur au Rayon Charcuterie (H/F)" -> "Vendeur / Vendeuse rayon
@@ -1335,6 +1354,7 @@ FAMILIES = (
     Family("translated", "duplicate", translated, ("eures",)),
     Family("town_titled_campaign", "duplicate", town_titled_campaign),
     Family("nearby_commune", "duplicate", nearby_commune),
+    Family("titled_town_nearby", "duplicate", titled_town_nearby),
     Family("occupation_title", "duplicate", occupation_title, ("fr",)),
     Family("teaser_relay", "duplicate", teaser_relay, ("fr",)),
     Family("campaign_towns", "not_duplicate", campaign_towns),
