@@ -1077,9 +1077,10 @@ def titled_town_nearby(ad: Ad, ctx: Context, rng: random.Random) -> Built | None
     away, title and text unchanged: the place of work is in the title, the listing is a
     geocoder's. Seen in `../shared/data`: DYNAMIS RH's "Data Engineer CDI Paris 12ème"
     under Paris on one board and Ivry-sur-Seine on another. `neighbour_town` is its
-    negative: there the title names the other town too."""
+    negative: there the title names the other town too. The town must be whole words of
+    the title: Polish "łodzi" (boats) holds "Łódź", "Sales Assistant" holds "Sale"."""
     town = town_name(ad)
-    if town is None or ad.place is None or fold(town) not in fold(ad.title):
+    if town is None or ad.place is None or f" {fold(town)} " not in f" {fold(ad.title)} ":
         return None
     options = [
         t

@@ -78,7 +78,11 @@ def doubled_words(title: str, folded: str | None = None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(doubled))
 
 
-_GERMAN_PAIR = re.compile(r"([^\W\d_]+)\s*/\s*-?(?:in|innen)(?![\w'’-])", re.IGNORECASE)
+_GERMAN_PAIR = re.compile(
+    rf"([^\W\d_]+)\s*/\s*-?(?:{'|'.join(sorted(_GERMAN_FEMININE, key=len, reverse=True))})"
+    r"(?![\w'’-])",
+    re.IGNORECASE,
+)
 """A word and its German feminine ending after a slash ("Ingenieur/in - Maschinenbau",
 "Manager/-in"), as `_merge` reads them; not "Nurse/In-Patients"."""
 
