@@ -224,7 +224,7 @@ def nearby_commune(posting: Posting, rng: random.Random, ctx: Context) -> Postin
     place of work near its own listing; the text is unchanged."""
     text = str(posting.get("description") or "")
     field = gazetteer.resolve(str(posting.get("location") or ""))
-    stated = place_of_work(text, field).place
+    stated = place_of_work(text, field, title=str(posting.get("title") or "")).place
     if stated is None:
         return posting
     options = gazetteer.towns_near(stated, *NEARBY_KM)

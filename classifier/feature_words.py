@@ -287,9 +287,9 @@ FEATURE_WORDS: dict[str, FeatureWords] = {
         "The distance between the places is unknown",
     ),
     "stated_place_agrees": _flag(
-        "The place of work the texts state is where both ads are listed",
-        "The texts state different places of work",
-        "Neither text states a place of work",
+        "The place of work the texts or titles state is where both ads are listed",
+        "The texts or titles state different places of work",
+        "Neither text nor title states a place of work",
     ),
     # contacts
     "email_match": _EMAIL,

@@ -41,7 +41,7 @@ from indexer.prepare import PreparedPosting, prepare_document
 from indexer.store import StoredPosting
 from indexer.text import tokenize
 
-FEATURE_VERSION = 15
+FEATURE_VERSION = 16
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -74,6 +74,8 @@ FEATURE_VERSION = 15
 #     occupation label), the other not, and naming the label's occupation word.
 # 15: a German "/in" label's word is the word before its own slash, not before the title's
 #     first one ("Führungskraft (m/w/d) (Projektleiter/in)" read "m").
+# 16: stated_place_agrees also reads the town or district a title names near its listing
+#     when the text states none ("Data Engineer CDI Paris 12ème" under Ivry-sur-Seine).
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -514,23 +516,26 @@ def _location_features(a: PostingFields, b: PostingFields) -> list[float]:
 
 def _stated_place_agrees(a: PostingFields, b: PostingFields) -> float:
     """Whether the place of work the texts state (`classifier.stated_place`: after "basé à",
-    "Lieu :", "based in"; kept only near the ad's own listing) explains both listings. 1
+    "Lieu :", "based in", or else the town a title names; kept only near the ad's own
+    listing) explains both listings. 1
     when both texts state one place, or one does and the other text is silent (a snippet)
     while listed near it; 0 when both state different places (a campaign's ads state each
     its own site); NaN otherwise. Boards list one vacancy under neighbouring communes (a
     geocoder's, or one listing per commune), which `place_relation` reads as two places. A
     stated place far from the other listing says nothing: a text listing several sites
-    ("based at Manchester, Newcastle or Bristol") is read at its first."""
+    ("based at Manchester, Newcastle or Bristol") is read at its first. A place only a title
+    names agrees with a silent side's listing never: a campaign titles one ad with its town
+    and not the next ("Auxiliaire de vie Viroflay" / "Auxiliaire de Vie" at Buc, 5 km)."""
     stated_a, stated_b = a.stated_place, b.stated_place
     if stated_a is not None and stated_b is not None:
         return float(same_place(stated_a, stated_b))
     if stated_a is None and stated_b is None:
         return NAN
-    stated, other = (stated_a, b) if stated_a is not None else (stated_b, a)
+    stated, stating, other = (stated_a, a, b) if stated_a is not None else (stated_b, b, a)
     assert stated is not None
-    if other.place_named or other.place is None or not near(stated, other.place):
+    if stating.place_titled or other.place_named or other.place is None:
         return NAN
-    return 1.0
+    return 1.0 if near(stated, other.place) else NAN
 
 
 def _mentioned(a: PostingFields, b: PostingFields, relation: str) -> float:

@@ -147,9 +147,12 @@ class PostingFields:
     """The location resolved in the shipped gazetteer (town, département or county, region
     or country), None when it is not found there."""
     stated_place: Place | None
-    """The place of work the text states, when it is near `place` (`classifier.stated_place`)."""
+    """The place of work the text states, or else the town its title names, when it is near
+    `place` (`classifier.stated_place`)."""
     place_named: bool
     """Whether the text names a place of work at all (resolved, near `place` or not)."""
+    place_titled: bool
+    """Whether `stated_place` is the town the title names (the text states none)."""
     emails: frozenset[str]
     phones: frozenset[str]
     urls: frozenset[str]
@@ -218,7 +221,7 @@ def extract_fields(
     pay = contacts.pay(salary_text, frozenset(_tokens(salary_text)), text, token_set)
     shingles, middle = _shingles(tokens)
     place = resolve(location)
-    statement = place_of_work(text, place, token_set)
+    statement = place_of_work(text, place, token_set, written_title)
     return PostingFields(
         title_key=title_key,
         title_tokens=frozenset(title_key.split()) - _TITLE_STOPWORDS,
@@ -241,6 +244,7 @@ def extract_fields(
         place=place,
         stated_place=statement.place,
         place_named=statement.named,
+        place_titled=statement.titled,
         emails=contacts.emails(text),
         phones=contacts.phones(text, region, references, tuple(fallbacks)),
         urls=contacts.urls(text),

@@ -245,6 +245,14 @@ def towns_near(place: Place, low_km: float, high_km: float) -> list[Place]:
     return [town for _, _, town in sorted(found, key=lambda item: item[:2])]
 
 
+def is_name(normalised: str) -> bool:
+    """Whether a normalised string (`gazetteer_data.norm`) is the whole name of an indexed
+    place or a French arrondissement ("paris 12eme"): a dictionary test, where `resolve`
+    also reads a string's parts, postcodes and sub-spans (a title's every run of words would
+    cost a resolve each)."""
+    return normalised in index().names or _ARRONDISSEMENT.match(normalised) is not None
+
+
 def _population(key: str) -> int:
     """Inhabitants of a town ("FR#123") or an area, from the indexed towns; 0 otherwise."""
     ix = index()

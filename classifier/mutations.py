@@ -16,10 +16,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from classifier import variants
+from classifier import gazetteer, variants
 from classifier.features import contract_comparison
 from classifier.fields import extract_fields, place_keys
 from classifier.lexicon import ENGAGEMENT, GENERIC_COMPANY_WORDS
+from classifier.stated_place import statement, title_place
 
 Posting = dict[str, Any]
 
@@ -114,7 +115,10 @@ Mutation = Callable[[Posting, random.Random, Donors], tuple[Posting, Posting] | 
 def other_location(
     posting: Posting, rng: random.Random, donors: Donors
 ) -> tuple[Posting, Posting] | None:
-    """Another place of work; sometimes the town is replaced in the text as well."""
+    """Another place of work. The town is replaced in the title, and sometimes in the text
+    as well: a campaign's ad for another site names its own site where the first named the
+    first, and a title still naming the old town under the new listing would state the old
+    place of work (`classifier.stated_place`), one vacancy listed under two communes."""
     current = str(posting.get("location") or "")
     codes, towns = place_keys(current)
     choices = []
@@ -127,11 +131,38 @@ def other_location(
     location = rng.choice(choices)
     result = {**posting, "location": location}
     old_town, new_town = _first_word(current), _first_word(location)
-    if old_town and new_town and rng.random() < 0.4:
+    if old_town and new_town:
         pattern = re.compile(rf"\b{re.escape(old_town)}\b")
-        result["description"] = pattern.sub(new_town, posting["description"])
         result["title"] = pattern.sub(new_town, posting["title"])
+        if rng.random() < 0.4:
+            result["description"] = pattern.sub(new_town, posting["description"])
     return posting, result
+
+
+NEIGHBOUR_KM = (3.0, 20.0)
+"""How far the neighbouring site lies: as far as boards' communes lie from one stated place
+of work (`board_habits.NEARBY_KM`), so that distance alone cannot tell the two apart."""
+
+
+def other_neighbour_town(
+    posting: Posting, rng: random.Random, donors: Donors
+) -> tuple[Posting, Posting] | None:
+    """The same text for a site in a neighbouring town, 3-20 km away (a campaign's ads in
+    the towns of one area; guideline: neighbouring towns are not the same place). The
+    employer's own sites (`other_location`) are mostly further apart, and a board listing
+    one vacancy under a neighbouring commune (`board_habits.nearby_commune`) is a
+    duplicate: the place the ad states is what tells the two apart, so only ads whose text
+    and title state none are moved, and the moved ad states none either."""
+    listed = gazetteer.resolve(str(posting.get("location") or ""))
+    if listed is None or listed.level not in ("town", "district"):
+        return None
+    title = str(posting["title"])
+    if statement(str(posting["description"])).named or title_place(title, listed) is not None:
+        return None
+    options = gazetteer.towns_near(listed, *NEIGHBOUR_KM)
+    if not options:
+        return None
+    return posting, {**posting, "location": rng.choice(options[:12]).name}
 
 
 def other_grade(
@@ -339,7 +370,8 @@ def _distinctive(company: str) -> set[str]:
 
 
 MUTATIONS: tuple[tuple[Mutation, float], ...] = (
-    (other_location, 0.26),
+    (other_location, 0.20),
+    (other_neighbour_town, 0.06),
     (other_base, 0.05),
     (other_grade, 0.13),
     (other_contract, 0.12),
@@ -349,7 +381,8 @@ MUTATIONS: tuple[tuple[Mutation, float], ...] = (
     (other_specialty, 0.07),
     (other_employer, 0.09),
 )
-"""Mutations with their weights: location first, as in real multi-site campaigns."""
+"""Mutations with their weights: location first, as in real multi-site campaigns (a
+neighbouring town is a quarter of those)."""
 
 
 def mutate(

@@ -23,6 +23,7 @@ import re
 from typing import NamedTuple
 
 from classifier import gazetteer
+from classifier.gazetteer_data import norm
 
 _CUE = re.compile(
     r"(?:"
@@ -90,26 +91,81 @@ def _within(a: gazetteer.Place, b: gazetteer.Place, km: float) -> bool:
 
 class Statement(NamedTuple):
     """What a text says of its place of work: the town or district (None when it names
-    none the gazetteer resolves, or one far from the ad's listing), and whether a cue was
-    followed by a name at all (a text that names a place it is not read as silent)."""
+    none the gazetteer resolves, or one far from the ad's listing), whether a cue was
+    followed by a name at all (a text that names a place it is not read as silent), and
+    whether the place is the one the title names (`title_place`)."""
 
     place: gazetteer.Place | None
     named: bool
+    titled: bool = False
 
 
 SILENT = Statement(None, False)
 
 
 def place_of_work(
-    text: str, field: gazetteer.Place | None, words: frozenset[str] | None = None
+    text: str,
+    field: gazetteer.Place | None,
+    words: frozenset[str] | None = None,
+    title: str = "",
 ) -> Statement:
     """`statement` of the text, its place kept only when it is near the ad's own location
     `field` (or the field is not resolved): a stated place far from it is a word the cue did
-    not mean ("Location: Band 5") or one of several sites the text lists."""
+    not mean ("Location: Band 5") or one of several sites the text lists. When the text
+    gives no such place, the place its `title` names (`title_place`)."""
     found = statement(text, words)
-    if found.place is None or field is None or near(found.place, field):
+    if found.place is not None and (field is None or near(found.place, field)):
         return found
-    return Statement(None, True)
+    titled = title_place(title, field) if title else None
+    if titled is not None:
+        return Statement(titled, True, titled=True)
+    return found if found.place is None else Statement(None, True)
+
+
+_TITLE_PARTS = re.compile(r"\s[-–—:|]\s|[()\[\],;|/•]")
+"""Where a title's parts end: a spaced dash, colon or bar, brackets, commas, slashes. A
+place name lies within one part ("Data Engineer CDI Paris 12ème - secteur Médias")."""
+
+_COMPOUND_LINKS = frozenset({"les", "lez", "sur", "sous", "en", "aux"})
+"""A name hyphened after one of these ends a compound commune's name
+(`gazetteer._COMPOUND_LINKS`): "Ernolsheim-lès-Saverne" names a commune beside Saverne, not
+Saverne; "Garde d'enfants sur Chambéry" names Chambéry."""
+
+MAX_NAME_WORDS = 4
+
+
+def title_place(title: str, field: gazetteer.Place | None) -> gazetteer.Place | None:
+    """The town or district the title names near the ad's own listing `field`: boards put
+    the place of work in the title as often as in a cue of the text, and list the vacancy
+    under a geocoder's commune. Seen in `../shared/data`: DYNAMIS RH's "Data Engineer CDI
+    Paris 12ème" under Paris on one board and Ivry-sur-Seine on another; Appel Médical's
+    "Médecin psychiatre (f/h) (basé à tain-l'hermitage)" under Tournon-sur-Rhône, Mauves
+    and Saint-Jean-de-Muzols. The longest run of a part's words (up to `MAX_NAME_WORDS`)
+    that is a whole place name; a name far from the listing is not read: a word that is
+    also a town's name ("Sens", "Sale"), or a company's ("Orange"), names no place there.
+    None unless the listing is a town or district: under a region or a country nothing
+    says which of a name's towns is meant, and a word of the title that is some village's
+    name ("Ergátes", workers, in Cyprus) lies inside it."""
+    if field is None or field.level not in _LEVELS:
+        return None
+    for part in _TITLE_PARTS.split(title):
+        words: list[str] = []
+        hyphened: list[bool] = []  # the word was joined to the one before by a hyphen
+        for written in part.split():
+            pieces = norm(written).split()
+            words += pieces
+            hyphened += [False] + [True] * (len(pieces) - 1)
+        for size in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
+            for start in range(len(words) - size + 1):
+                span = " ".join(words[start : start + size])
+                if len(span) < 3 or (hyphened[start] and words[start - 1] in _COMPOUND_LINKS):
+                    continue
+                if not gazetteer.is_name(span):
+                    continue
+                place = gazetteer.resolve(span)
+                if place is not None and place.level in _LEVELS and near(place, field):
+                    return place
+    return None
 
 
 _STARTS: dict[str, frozenset[str]] = {

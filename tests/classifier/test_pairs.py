@@ -71,6 +71,33 @@ def test_other_location_picks_a_clearly_different_place() -> None:
         assert pair[1]["location"] == "Hitchin SG5 1AB"  # the other two are the same place
 
 
+def test_other_location_renames_the_town_the_title_names() -> None:
+    # a title still naming the old town would state the old place of work under the new
+    # listing: one vacancy listed under two communes, not another site
+    titled = {**NURSE_EN, "title": "Staff Nurse - Stevenage", "location": "Stevenage SG1 4AB"}
+    for seed in range(10):
+        pair = mutations.other_location(titled, random.Random(seed), DONORS)
+        assert pair is not None and pair[1]["title"] == "Staff Nurse - Hitchin"
+
+
+def test_other_neighbour_town_moves_an_ad_stating_no_place_nearby() -> None:
+    from classifier import gazetteer
+
+    silent = {**NURSE_EN, "description": "You will join the ward team.", "location": "Leeds"}
+    pair = mutations.other_neighbour_town(silent, random.Random(1), DONORS)
+    assert pair is not None
+    first, second = pair
+    distance = gazetteer.distance_km(
+        gazetteer.resolve("Leeds"), gazetteer.resolve(second["location"])
+    )
+    assert first == silent and distance is not None and 3.0 <= distance <= 20.0
+    # a text or a title stating the place of work: moving it would make a nearby listing
+    stating = {**silent, "description": "The post is based at Leeds General Infirmary."}
+    titled = {**silent, "title": "Staff Nurse - Leeds"}
+    assert mutations.other_neighbour_town(stating, random.Random(1), DONORS) is None
+    assert mutations.other_neighbour_town(titled, random.Random(1), DONORS) is None
+
+
 def test_other_grade_moves_the_band_everywhere() -> None:
     pair = mutations.other_grade(NURSE_EN, random.Random(0), DONORS)
     assert pair is not None

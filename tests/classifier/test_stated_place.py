@@ -12,7 +12,7 @@ from classifier import gazetteer
 from classifier.board_habits import nearby_commune
 from classifier.features import FEATURE_NAMES, pair_features
 from classifier.fields import extract_fields
-from classifier.stated_place import near, place_of_work, statement
+from classifier.stated_place import near, place_of_work, statement, title_place
 from classifier.variants import Context
 
 SITE = (
@@ -145,3 +145,102 @@ def test_the_training_habit_lists_the_vacancy_near_its_stated_place() -> None:
     assert bussy and listed and (gazetteer.distance_km(bussy, listed) or 99) <= 20
     plain = {**posting, "description": "Vous analysez les ventes."}
     assert nearby_commune(plain, random.Random(3), Context(language="fr")) == plain
+
+
+# -- the place a title names (FEATURE_VERSION 16) --------------------------------------------
+
+
+def _titled(title: str, location: str) -> str | None:
+    place = title_place(title, gazetteer.resolve(location))
+    return None if place is None else place.name
+
+
+@pytest.mark.parametrize(
+    ("title", "location", "town"),
+    [
+        ("Data Engineer CDI Paris 12ème", "Ivry-sur-Seine", "Paris 12"),
+        ("Data Engineer en CDI à Paris 12ème - secteur Médias H/F", "Paris", "Paris 12"),
+        ("Médecin psychiatre (f/h) (basé à tain-l'hermitage)", "07 - MAUVES", "Tain-l'Hermitage"),
+        ("Garde d'enfants sur CHAMBÉRY (H/F)", "73 - CHAMBERY", "Chambéry"),
+        ("Physiotherapist - Leeds", "Leeds LS25 2HA", "Leeds"),
+        ("Support Worker | Stoke-On-Trent | Learning Disabilities", "Stoke-On-Trent ST3", None),
+    ],
+)
+def test_the_town_a_title_names_near_its_listing(
+    title: str, location: str, town: str | None
+) -> None:
+    # Stoke-on-Trent: the listing is the town itself, which the title names
+    assert _titled(title, location) == (town or "Stoke-on-Trent")
+
+
+@pytest.mark.parametrize(
+    ("title", "location"),
+    [
+        ("Data Engineer - Lyon", "Paris"),  # far from the listing: another site
+        ("Aide-soignant Ernolsheim-lès-Saverne", "Saverne"),  # a commune beside Saverne
+        ("ΕΡΓΑΤΕΣ ΓΕΩΡΓΙΑΣ", "Cyprus, Cyprus"),  # a village named "workers", inside a country
+        ("Data Engineer - Suresnes", "Île-de-France"),  # no town listed: which one is meant
+        ("Infirmier de bloc opératoire", "Privas"),
+    ],
+)
+def test_no_title_place_far_away_inside_a_compound_or_under_an_area(
+    title: str, location: str
+) -> None:
+    assert _titled(title, location) is None
+
+
+def test_the_text_states_first_and_the_title_when_the_text_is_silent() -> None:
+    paris = gazetteer.resolve("Paris")
+    text = place_of_work(SITE, gazetteer.resolve("Noisiel"), title="Data analyst - Paris")
+    assert text.place is not None and text.place.name == "Bussy-Saint-Georges"
+    silent = place_of_work("Vous analysez les ventes.", paris, title="Data analyst - Paris 12e")
+    assert silent.place is not None and silent.place.name == "Paris 12" and silent.named
+
+
+def _titled_agrees(title_a: str, loc_a: str, title_b: str, loc_b: str) -> float:
+    text = "Vous construisez les pipelines de données de l'équipe Médias."
+    a = {"id": "a", "title": title_a, "description": text, "location": loc_a}
+    b = {"id": "b", "title": title_b, "description": text, "location": loc_b}
+    row = dict(zip(FEATURE_NAMES, pair_features(a, b), strict=True))
+    return float(row["stated_place_agrees"])
+
+
+def test_two_boards_communes_of_one_titled_place_agree() -> None:
+    assert (
+        _titled_agrees(
+            "Data Engineer en CDI à Paris 12ème",
+            "Paris",
+            "Data Engineer CDI Paris 12ème",
+            "Ivry-sur-Seine",
+        )
+        == 1.0
+    )
+
+
+def test_a_campaign_titling_each_town_disagrees() -> None:
+    assert (
+        _titled_agrees(
+            "Data Engineer - Noisiel",
+            "Noisiel",
+            "Data Engineer - Lagny-sur-Marne",
+            "Lagny-sur-Marne",
+        )
+        == 0.0
+    )
+
+
+def test_the_training_habit_moves_a_titled_town_to_a_nearby_commune() -> None:
+    import random
+
+    posting = {"id": "x", "title": "Data analyst - Noisiel", "description": "Vous analysez.",
+               "location": "Noisiel"}  # fmt: skip
+    moved = nearby_commune(posting, random.Random(3), Context(language="fr"))
+    assert moved["location"] != "Noisiel" and moved["title"] == posting["title"]
+
+
+def test_a_town_only_one_title_names_says_nothing_of_a_silent_neighbour() -> None:
+    # a campaign titles one ad with its town and not the next: "Auxiliaire de vie Viroflay"
+    # and "Auxiliaire de Vie" listed at Buc, 5 km away
+    assert math.isnan(
+        _titled_agrees("Auxiliaire de vie Viroflay", "Viroflay", "Auxiliaire de vie", "Buc")
+    )
