@@ -41,7 +41,7 @@ from indexer.prepare import PreparedPosting, prepare_document
 from indexer.store import StoredPosting
 from indexer.text import tokenize
 
-FEATURE_VERSION = 16
+FEATURE_VERSION = 17
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -76,6 +76,8 @@ FEATURE_VERSION = 16
 #     first one ("Führungskraft (m/w/d) (Projektleiter/in)" read "m").
 # 16: stated_place_agrees also reads the town or district a title names near its listing
 #     when the text states none ("Data Engineer CDI Paris 12ème" under Ivry-sur-Seine).
+# 17: not a name the title starts with, unless that part is the name alone: Greek
+#     "ΕΡΓΑΤΕΣ" (workers) is also a village 10 km from Nicosia.
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (

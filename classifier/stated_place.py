@@ -143,12 +143,16 @@ def title_place(title: str, field: gazetteer.Place | None) -> gazetteer.Place | 
     and Saint-Jean-de-Muzols. The longest run of a part's words (up to `MAX_NAME_WORDS`)
     that is a whole place name; a name far from the listing is not read: a word that is
     also a town's name ("Sens", "Sale"), or a company's ("Orange"), names no place there.
+    Nor is a name the title starts with, unless it is a part of its own ("Lyon - Data
+    Engineer"): the job comes first, and Greek "ΕΡΓΑΤΕΣ" (workers) is a village near
+    Nicosia.
     None unless the listing is a town or district: under a region or a country nothing
     says which of a name's towns is meant, and a word of the title that is some village's
     name ("Ergátes", workers, in Cyprus) lies inside it."""
     if field is None or field.level not in _LEVELS:
         return None
-    for part in _TITLE_PARTS.split(title):
+    parts = _TITLE_PARTS.split(title)
+    for index, part in enumerate(parts):
         words: list[str] = []
         hyphened: list[bool] = []  # the word was joined to the one before by a hyphen
         for written in part.split():
@@ -160,6 +164,8 @@ def title_place(title: str, field: gazetteer.Place | None) -> gazetteer.Place | 
                 span = " ".join(words[start : start + size])
                 if len(span) < 3 or (hyphened[start] and words[start - 1] in _COMPOUND_LINKS):
                     continue
+                if index == 0 and start == 0 and (size < len(words) or len(parts) == 1):
+                    continue  # the job's own first word ("ΕΡΓΑΤΕΣ", workers; a village too)
                 if not gazetteer.is_name(span):
                     continue
                 place = gazetteer.resolve(span)

@@ -163,6 +163,7 @@ def _titled(title: str, location: str) -> str | None:
         ("Médecin psychiatre (f/h) (basé à tain-l'hermitage)", "07 - MAUVES", "Tain-l'Hermitage"),
         ("Garde d'enfants sur CHAMBÉRY (H/F)", "73 - CHAMBERY", "Chambéry"),
         ("Physiotherapist - Leeds", "Leeds LS25 2HA", "Leeds"),
+        ("Lyon - Data Engineer", "Villeurbanne", "Lyon"),  # a part of its own
         ("Support Worker | Stoke-On-Trent | Learning Disabilities", "Stoke-On-Trent ST3", None),
     ],
 )
@@ -180,6 +181,7 @@ def test_the_town_a_title_names_near_its_listing(
         ("Aide-soignant Ernolsheim-lès-Saverne", "Saverne"),  # a commune beside Saverne
         ("ΕΡΓΑΤΕΣ ΓΕΩΡΓΙΑΣ", "Cyprus, Cyprus"),  # a village named "workers", inside a country
         ("Data Engineer - Suresnes", "Île-de-France"),  # no town listed: which one is meant
+        ("ΕΡΓΑΤΕΣ ΣΥΣΚΕΥΑΣΙΑΣ", "Nicosia"),  # "workers", the job's first word; a village too
         ("Infirmier de bloc opératoire", "Privas"),
     ],
 )
