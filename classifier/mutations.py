@@ -152,7 +152,8 @@ def other_neighbour_town(
     employer's own sites (`other_location`) are mostly further apart, and a board listing
     one vacancy under a neighbouring commune (`board_habits.nearby_commune`) is a
     duplicate: the place the ad states is what tells the two apart, so only ads whose text
-    and title state none are moved, and the moved ad states none either."""
+    and title state none are moved, and the moved ad states none either; a town the text
+    names is renamed with the listing."""
     listed = gazetteer.resolve(str(posting.get("location") or ""))
     if listed is None or listed.level not in ("town", "district"):
         return None
@@ -162,7 +163,13 @@ def other_neighbour_town(
     options = gazetteer.towns_near(listed, *NEIGHBOUR_KM)
     if not options:
         return None
-    return posting, {**posting, "location": rng.choice(options[:12]).name}
+    town = rng.choice(options[:12])
+    # A campaign's ad names its own town where the first named the first ("Garde d'enfant
+    # ... sur Aussonne" / "... sur Colomiers"); a text still naming the old town under the
+    # new listing would read as one vacancy listed under two communes.
+    name = re.compile(rf"\b{re.escape(listed.name)}\b", re.IGNORECASE)
+    text = name.sub(town.name, str(posting["description"]))
+    return posting, {**posting, "location": town.name, "description": text}
 
 
 def other_grade(

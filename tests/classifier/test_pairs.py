@@ -91,6 +91,11 @@ def test_other_neighbour_town_moves_an_ad_stating_no_place_nearby() -> None:
         gazetteer.resolve("Leeds"), gazetteer.resolve(second["location"])
     )
     assert first == silent and distance is not None and 3.0 <= distance <= 20.0
+    # a campaign's ad names its own town where the first named the first
+    named = {**silent, "description": "Garde d'enfant sur Leeds. You will join the team."}
+    moved = mutations.other_neighbour_town(named, random.Random(1), DONORS)
+    assert moved is not None and "Leeds" not in moved[1]["description"]
+    assert moved[1]["location"] in moved[1]["description"]
     # a text or a title stating the place of work: moving it would make a nearby listing
     stating = {**silent, "description": "The post is based at Leeds General Infirmary."}
     titled = {**silent, "title": "Staff Nurse - Leeds"}
