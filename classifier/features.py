@@ -30,6 +30,7 @@ from rapidfuzz import fuzz
 
 from classifier import gazetteer
 from classifier.anchors import shared_anchors
+from classifier.cover_sentences import COVER, kept_share
 from classifier.fields import PostingFields, extract_fields
 from classifier.gender_forms import one_gender
 from classifier.lexicon import CONTRACT_DIMENSIONS, ENGAGEMENT
@@ -41,7 +42,7 @@ from indexer.prepare import PreparedPosting, prepare_document
 from indexer.store import StoredPosting
 from indexer.text import tokenize
 
-FEATURE_VERSION = 17
+FEATURE_VERSION = 18
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -78,6 +79,8 @@ FEATURE_VERSION = 17
 #     when the text states none ("Data Engineer CDI Paris 12ème" under Ivry-sur-Seine).
 # 17: not a name the title starts with, unless that part is the name alone: Greek
 #     "ΕΡΓΑΤΕΣ" (workers) is also a village 10 km from Nicosia.
+# 18: cover_sentence_kept: how much of the sentence stating a one-sided cover the other text
+#     keeps (`classifier.cover_sentences`): a lost sentence against an edited announcement.
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -121,6 +124,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "contract_one_sided",
     "engagement_title_one_sided",
     "cover_one_sided_full",
+    "cover_sentence_kept",
     # company
     "company_equal",
     "company_ratio",
@@ -472,6 +476,7 @@ def _marker_features(a: PostingFields, b: PostingFields) -> list[float]:
         *contract_comparison(a, b),
         _engagement_one_sided(a, b),
         _cover_one_sided_full(a, b),
+        _cover_sentence_kept(a, b),
     ]
 
 
@@ -694,10 +699,6 @@ def contract_comparison(a: PostingFields, b: PostingFields) -> tuple[float, floa
     return conflict, float(len(stated_a.keys() ^ stated_b.keys()))
 
 
-COVER = frozenset({"fixed", "bank", "locum"})
-"""Terms that make a post a cover or a pool of shifts rather than the substantive vacancy."""
-
-
 def _cover_one_sided_full(a: PostingFields, b: PostingFields) -> float:
     """1 when one text states a cover, bank or locum post (`COVER`) that the other, silent,
     text does not, although that other text is as long (at least 90% of the tokens): a
@@ -711,6 +712,24 @@ def _cover_one_sided_full(a: PostingFields, b: PostingFields) -> float:
             continue
         long_enough = other.description_length >= 0.9 * one.description_length
         found = max(0.0 if math.isnan(found) else found, float(long_enough))
+    return found
+
+
+def _cover_sentence_kept(a: PostingFields, b: PostingFields) -> float:
+    """When one ad states a cover, bank or locum post that the other never states: the share
+    of the sentence stating it that the other text keeps without it
+    (`cover_sentences.kept_share`). Near 0 for a re-post that lost the sentence (the same
+    vacancy, a fact unknown), high for an announcement edited to another post ("seeking two
+    Service Managers" against "a Service Manager to cover a maternity leave post"). NaN when
+    no side states a cover alone in a sentence of its text."""
+    found = NAN
+    for one, other in ((a, b), (b, a)):
+        alone = (one.title_contract | one.description_contract) & COVER
+        if not alone or (other.title_contract | other.description_contract) & COVER:
+            continue
+        share = kept_share(one.cover_sentences, other.shingles)
+        if not math.isnan(share):
+            found = share if math.isnan(found) else max(found, share)
     return found
 
 

@@ -25,11 +25,13 @@ import xxhash
 
 from classifier import contacts
 from classifier import lexicon as lx
+from classifier.cover_sentences import COVER, cover_sentences
 from classifier.gazetteer import Place, resolve
 from classifier.gender_forms import doubled_words, fold_gender_forms
 from classifier.places import location_parts
 from classifier.places import place_keys as place_keys  # re-exported: mutations uses it
 from classifier.stated_place import place_of_work
+from classifier.words import SHINGLE_SIZE, sorted_unique, trigram_hashes, words
 from indexer._kernels import layout_marks
 from indexer.language import stop_words
 from indexer.reading import Reading, field_text, read_text, short_field
@@ -41,7 +43,6 @@ from indexer.text import (
     normalise_title,
     plain,
     strip_html,
-    tokenize,
 )
 
 _REGIONS: dict[str, tuple[str, ...]] = {
@@ -98,18 +99,7 @@ _TITLE_STOPWORDS = frozenset(
         "voor",
     ]
 )
-_ASCII_WORDS = bytes(
-    ord(chr(c).lower()) if c < 128 and chr(c).isalnum() else 32 for c in range(256)
-)
-"""bytes.translate table: ASCII letters lower-cased, digits kept, everything else a space."""
-
 _PhraseIndex = dict[str, list[tuple[tuple[str, ...], str]]]
-
-
-SHINGLE_SIZE = 3
-"""Word n-gram size of the exact text features: shorter than the index's 5 so that an edit
-or a typo breaks fewer shingles, which is what separates "edited re-post" from "other ad
-sharing boilerplate" once the index has already said the texts overlap."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -135,6 +125,9 @@ class PostingFields:
     description_grades: frozenset[str]
     title_contract: frozenset[str]
     description_contract: frozenset[str]
+    cover_sentences: tuple[npt.NDArray[np.int64], ...]
+    """The 3-grams of each sentence stating a cover, bank or locum post, outside its phrase
+    (`classifier.cover_sentences`); empty for the many ads stating none."""
     company_key: str
     company_tokens: frozenset[str]
     location_key: str
@@ -203,7 +196,7 @@ def extract_fields(
 
     title_words = clean(title).split()
     title_key = normalise_title(title)
-    tokens = _tokens(text)
+    tokens = words(text)
     # interned: a scorer keeps thousands of these sets, and most words recur across ads
     # (48.0 -> 36.9 KB per extracted posting, 2,000 NHS ads, tracemalloc)
     token_set = frozenset(map(sys.intern, tokens))
@@ -218,8 +211,9 @@ def extract_fields(
     company_key = normalise_company(short_field(document, "company"))
     references = contacts.references(text) | contacts.references(title)
     region, *fallbacks = _REGIONS.get(language or "", ("GB",))
-    pay = contacts.pay(salary_text, frozenset(_tokens(salary_text)), text, token_set)
+    pay = contacts.pay(salary_text, frozenset(words(salary_text)), text, token_set)
     shingles, middle = _shingles(tokens)
+    description_contract = _scan(padded, token_set, description_table)
     place = resolve(location)
     statement = place_of_work(text, place, token_set, written_title)
     return PostingFields(
@@ -229,10 +223,11 @@ def extract_fields(
             filter(None, map(normalise_title, doubled_words(written_title, title)))
         ),
         seniority=frozenset(lx.SENIORITY_WORDS[w] for w in title_words if w in lx.SENIORITY_WORDS),
-        grades=_grades(title_words, joined=True) | _grades(_tokens(salary_text), joined=True),
+        grades=_grades(title_words, joined=True) | _grades(words(salary_text), joined=True),
         description_grades=_description_grades(padded, token_set),
         title_contract=_scan(title_padded, frozenset(title_words), title_table),
-        description_contract=_scan(padded, token_set, description_table),
+        description_contract=description_contract,
+        cover_sentences=cover_sentences(text) if description_contract & COVER else (),
         company_key=company_key,
         company_tokens=frozenset(company_key.split()) - lx.GENERIC_COMPANY_WORDS,
         location_key=normalise_location(location),
@@ -298,44 +293,28 @@ def description_markers(text: str) -> frozenset[str]:
     """The contract markers a description states (what `PostingFields.description_contract`
     holds), without extracting the other fields: for training transformations that must not
     contradict the text."""
-    tokens = _tokens(plain(strip_html(text)))
+    tokens = words(plain(strip_html(text)))
     return _scan(f" {' '.join(tokens)} ", frozenset(tokens), _tables()[1])
 
 
 def _shingles(tokens: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Sorted unique hashes of the word 3-grams of the whole text and of its middle (see
-    `MIN_JOB_TOKENS`), from one pass: the middle's 3-grams are a slice of the whole's before
-    sorting. Built from the index's memoised xxhash of each token
-    (`indexer.shingles.token_hashes`), not Python's string hash: that one is seeded per
-    process, so fields extracted in one process (a training or preparation worker) would not
-    compare with fields extracted in another."""
+    """Sorted unique hashes of the word 3-grams (`words.trigram_hashes`) of the whole text and
+    of its middle (see `MIN_JOB_TOKENS`), from one pass: the middle's 3-grams are a slice of
+    the whole's before sorting."""
     empty = np.empty(0, dtype=np.int64)
     if not tokens:
         return empty, empty
-    hashes = token_hashes(tokens).view(np.int64)
-    if len(hashes) < SHINGLE_SIZE:
+    if len(tokens) < SHINGLE_SIZE:
+        hashes = token_hashes(tokens).view(np.int64)
         return hashes[:1] ^ hashes[-1:], empty
-    with np.errstate(over="ignore"):
-        combined = hashes[: len(hashes) - 2] * np.int64(0x9E3779B1)
-        combined ^= hashes[1 : len(hashes) - 1] * np.int64(0x85EBCA77)
-        combined ^= hashes[2:] * np.int64(0xC2B2AE3D)
+    combined = trigram_hashes(tokens)
     size = len(tokens)
     middle = (
-        _sorted_unique(combined[size // 4 : size - size // 8 - 2].copy())
+        sorted_unique(combined[size // 4 : size - size // 8 - 2].copy())
         if size >= MIN_JOB_TOKENS
         else empty
     )
-    return _sorted_unique(combined), middle
-
-
-def _sorted_unique(values: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Sorted unique values, sorting in place: np.unique's hashing path took 10x longer on
-    ~500 values than a sort and a neighbour comparison."""
-    values.sort()
-    keep = np.empty(len(values), dtype=bool)
-    keep[0] = True
-    np.not_equal(values[1:], values[:-1], out=keep[1:])
-    return values[keep]
+    return sorted_unique(combined), middle
 
 
 MIN_JOB_TOKENS = 60
@@ -346,13 +325,6 @@ boards rewrite between scrapes (intro, "about us", how to apply). By position, n
 `indexer.sections.split_units`, which would cost 0.73 ms per ad on NHS ads (1,000 ads
 measured) against about nothing here; the index sketch already compares the units the
 section rules call job-specific."""
-
-
-def _tokens(text: str) -> list[str]:
-    """The words of `indexer.text.tokenize`, through the ASCII fast path when possible."""
-    if text.isascii():
-        return text.encode("ascii").translate(_ASCII_WORDS).decode("ascii").split()
-    return tokenize(text)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,81 @@
+"""The sentence stating a cover post, and whether the other ad kept it
+(classifier.cover_sentences, feature cover_sentence_kept)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from classifier.cover_sentences import cover_sentences, kept_share
+from classifier.features import FEATURE_NAMES, pair_features
+from classifier.fields import extract_fields
+from classifier.words import sorted_unique, trigram_hashes, words
+from tests.classifier.postings import NURSE_EN
+
+OPENING = (
+    "An exciting opportunity has arisen for a Band 5 Staff Nurse to join our busy surgical "
+    "ward at Riverside Hospital."
+)
+
+
+def _kept(a: dict[str, Any], b: dict[str, Any]) -> float:
+    return float(pair_features(a, b)[FEATURE_NAMES.index("cover_sentence_kept")])
+
+
+def _with(description: str) -> dict[str, Any]:
+    return {**NURSE_EN, "id": "cover", "description": description}
+
+
+def test_the_sentence_is_found_and_its_cover_phrase_left_out() -> None:
+    text = "We are a friendly team. We seek a nurse to cover maternity leave in our ward. Apply."
+    (grams,) = cover_sentences(text)
+    sentence = words("We seek a nurse to cover maternity leave in our ward")
+    every = set(trigram_hashes(sentence).tolist())
+    outside = set(trigram_hashes(sentence[:5]).tolist()) | set(
+        trigram_hashes(sentence[8:]).tolist()
+    )
+    assert set(grams.tolist()) <= every
+    assert set(grams.tolist()) >= outside
+    assert len(grams) == len(every) - 4  # the 3-grams holding "maternity" or "leave"
+    assert np.all(np.diff(grams) > 0)
+
+
+def test_numbered_phrases_count_and_a_bare_phrase_is_no_sentence() -> None:
+    assert len(cover_sentences("The role is offered on a 12 months contract within our team.")) == 1
+    assert cover_sentences("Fixed term - 3 months.\nWe are a friendly team.") == ()
+    assert cover_sentences("A permanent post in a friendly team, full time.") == ()
+
+
+def test_kept_share_is_the_best_sentence_and_nan_without_one() -> None:
+    other = sorted_unique(trigram_hashes(words("we seek a nurse to join our ward")))
+    kept = cover_sentences("We seek a nurse to join our ward on a fixed term basis.")
+    assert 0.5 < kept_share(kept, other) <= 1.0
+    assert math.isnan(kept_share((), other))
+
+
+def test_fields_read_the_sentences_only_of_ads_stating_a_cover() -> None:
+    assert extract_fields(NURSE_EN).cover_sentences == ()
+    edited = _with(
+        NURSE_EN["description"].replace("Hospital.", "Hospital to cover maternity leave.", 1)
+    )
+    assert len(extract_fields(edited).cover_sentences) == 1
+
+
+def test_an_edited_announcement_keeps_the_sentence_a_lost_sentence_does_not() -> None:
+    edited = _with(
+        NURSE_EN["description"].replace(OPENING, OPENING[:-1] + " to cover maternity leave.")
+    )
+    assert _kept(edited, NURSE_EN) >= 0.6
+    assert _kept(NURSE_EN, edited) == _kept(edited, NURSE_EN)
+    added = _with(
+        NURSE_EN["description"] + "\n\nThis post is offered to cover maternity leave until March."
+    )
+    assert _kept(added, NURSE_EN) <= 0.1  # the silent ad is the re-post that lost it
+
+
+def test_nan_when_no_side_states_a_cover_alone() -> None:
+    assert math.isnan(_kept(NURSE_EN, NURSE_EN))
+    both = _with(NURSE_EN["description"] + " This post is a maternity cover for a year of leave.")
+    assert math.isnan(_kept(both, both))
