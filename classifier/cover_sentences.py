@@ -12,7 +12,7 @@ phrase itself, that the other text holds: near 0 for a dropped sentence, high fo
 
 from __future__ import annotations
 
-import re
+import bisect
 from collections.abc import Sequence
 from functools import cache
 
@@ -30,61 +30,94 @@ MIN_GRAMS = 3
 """A cover sentence with fewer 3-grams outside its phrase ("Fixed term - 3 months") says
 nothing about an edit: it carries no words of its own to find in the other text."""
 
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\s*\n\s*")
+_BREAK = "qxsentenceendqx"
+"""The word that marks a sentence end in the words of a text (`words.words` keeps ASCII
+letters)."""
+
+
+def _mark_sentence_ends(text: str) -> str:
+    """The text with `_BREAK` at each line break and after each full stop, question or
+    exclamation mark, semicolon or colon followed by a space. `str.replace` scans at C speed;
+    a regex for the same ends cost 85 µs per ad."""
+    marked = text.replace("\n", f" {_BREAK} ")
+    for stop in ".!?;:":
+        marked = marked.replace(f"{stop} ", f" {_BREAK} ")
+    return marked
+
 
 Phrase = tuple[str, ...]
 
 
 @cache
-def _phrases() -> dict[str, tuple[Phrase, ...]]:
-    """First word → the description's cover phrases starting with it, as word tuples ("#"
-    stands for a number), from `lexicon.DESCRIPTION_CONTRACT` and the EURES terms."""
-    by_first: dict[str, list[Phrase]] = {}
+def _phrases() -> dict[str, tuple[tuple[Phrase, int], ...]]:
+    """The description's cover phrases (`lexicon.DESCRIPTION_CONTRACT` and the EURES terms)
+    as word tuples ("#" stands for a number), by a word they hold: the first, or for
+    "# months contract" the first that is not a number; with that word's place in the
+    phrase."""
+    by_key: dict[str, list[tuple[Phrase, int]]] = {}
     for marker, phrases in lx.with_eures_terms(lx.DESCRIPTION_CONTRACT).items():
         if marker in COVER:
             for phrase in phrases:
                 parts = tuple(phrase.split())
-                by_first.setdefault(parts[0], []).append(parts)
-    return {first: tuple(found) for first, found in by_first.items()}
+                place = next(i for i, part in enumerate(parts) if part != "#")
+                by_key.setdefault(parts[place], []).append((parts, place))
+    return {key: tuple(found) for key, found in by_key.items()}
 
 
 def _matches(tokens: Sequence[str], start: int, phrase: Phrase) -> bool:
-    if start + len(phrase) > len(tokens):
+    if start < 0 or start + len(phrase) > len(tokens):
         return False
+    if "#" not in phrase:
+        return tuple(tokens[start : start + len(phrase)]) == phrase
     return all(
         token.isdigit() if part == "#" else token == part
-        for part, token in zip(phrase, tokens[start : start + len(phrase)], strict=False)
+        for part, token in zip(phrase, tokens[start : start + len(phrase)], strict=True)
     )
 
 
-def _phrase_positions(tokens: Sequence[str]) -> set[int]:
-    """Positions of the words of every cover phrase in a sentence's words."""
+def _occurrences(tokens: list[str], word: str) -> list[int]:
+    """Every position of `word`: `list.index` runs in C, once per occurrence, where a loop
+    over the words would run once per word (a 600-word ad)."""
+    found: list[int] = []
+    try:
+        while True:
+            found.append(tokens.index(word, found[-1] + 1 if found else 0))
+    except ValueError:
+        return found
+
+
+def _phrase_positions(tokens: list[str]) -> set[int]:
+    """Positions of the words of every cover phrase in a text's words, looked for only
+    where one of their words occurs."""
     phrases = _phrases()
-    numbered = phrases.get("#", ())
     covered: set[int] = set()
-    for i, token in enumerate(tokens):
-        candidates = phrases.get(token, ()) + (numbered if token.isdigit() else ())
-        for phrase in candidates:
-            if _matches(tokens, i, phrase):
-                covered.update(range(i, i + len(phrase)))
+    for key in phrases.keys() & set(tokens):
+        for position in _occurrences(tokens, key):
+            for phrase, place in phrases[key]:
+                if _matches(tokens, position - place, phrase):
+                    covered.update(range(position - place, position - place + len(phrase)))
     return covered
 
 
 def cover_sentences(text: str) -> tuple[npt.NDArray[np.int64], ...]:
     """For each sentence of a plain text that states a cover phrase, the sorted unique hashes
     of its word 3-grams (`words.trigram_hashes`) that hold no word of the phrase; sentences
-    with fewer than `MIN_GRAMS` such 3-grams are left out. Only worth calling on a text whose
-    contract markers include `COVER`: it splits and re-reads the whole text."""
+    with fewer than `MIN_GRAMS` such 3-grams are left out. The text is read once, its
+    sentence ends marked by a word no text uses (`_BREAK`): reading sentence by sentence
+    cost 0.2 ms per ad stating a cover."""
+    tokens = words(_mark_sentence_ends(text))
+    covered = _phrase_positions(tokens)
+    if not covered:
+        return ()
+    ends = [*_occurrences(tokens, _BREAK), len(tokens)]
     found: list[npt.NDArray[np.int64]] = []
-    for sentence in _SENTENCE_END.split(text):
-        tokens = words(sentence)
-        covered = _phrase_positions(tokens)
-        if not covered:
-            continue
-        grams = trigram_hashes(tokens)
+    for sentence in sorted({bisect.bisect_left(ends, position) for position in covered}):
+        start = ends[sentence - 1] + 1 if sentence else 0
+        grams = trigram_hashes(tokens[start : ends[sentence]])
         keep = np.ones(grams.size, dtype=bool)
         for position in covered:
-            keep[max(0, position - SHINGLE_SIZE + 1) : position + 1] = False
+            if start <= position < ends[sentence]:
+                keep[max(0, position - start - SHINGLE_SIZE + 1) : position - start + 1] = False
         if int(keep.sum()) >= MIN_GRAMS:
             found.append(sorted_unique(grams[keep]))
     return tuple(found)

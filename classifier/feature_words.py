@@ -241,6 +241,10 @@ FEATURE_WORDS: dict[str, FeatureWords] = {
         ),
         "Neither ad states a cover, bank or locum post alone",
     ),
+    "cover_sentence_kept": _share(
+        "The other ad keeps {pct} of the sentence stating a cover, bank or locum post, without it",
+        "Neither ad states a cover, bank or locum post alone in a sentence",
+    ),
     # company
     "company_equal": _flag(
         "The employers are the same", "The employers differ", "An ad names no employer"
