@@ -38,7 +38,7 @@ letters)."""
 def _mark_sentence_ends(text: str) -> str:
     """The text with `_BREAK` at each line break and after each full stop, question or
     exclamation mark, semicolon or colon followed by a space. `str.replace` scans at C speed;
-    a regex for the same ends cost 85 µs per ad."""
+    a regex for the same ends cost 85 µs per ad (measured while a training ran)."""
     marked = text.replace("\n", f" {_BREAK} ")
     for stop in ".!?;:":
         marked = marked.replace(f"{stop} ", f" {_BREAK} ")
@@ -103,8 +103,9 @@ def cover_sentences(text: str) -> tuple[npt.NDArray[np.int64], ...]:
     """For each sentence of a plain text that states a cover phrase, the sorted unique hashes
     of its word 3-grams (`words.trigram_hashes`) that hold no word of the phrase; sentences
     with fewer than `MIN_GRAMS` such 3-grams are left out. The text is read once, its
-    sentence ends marked by a word no text uses (`_BREAK`): reading sentence by sentence
-    cost 0.2 ms per ad stating a cover."""
+    sentence ends marked by a word no text uses (`_BREAK`): reading it sentence by sentence
+    cost half as much again (0.34 against 0.23 ms per ad stating a cover, both measured
+    while a training ran)."""
     tokens = words(_mark_sentence_ends(text))
     covered = _phrase_positions(tokens)
     if not covered:
