@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from classifier import lexicon as lx
-from classifier.words import SHINGLE_SIZE, sorted_unique, trigram_hashes, words
+from classifier.words import SHINGLE_SIZE, shared_count, sorted_unique, trigram_hashes, words
 
 COVER = frozenset({"fixed", "bank", "locum"})
 """Contract markers that make a post a cover or a pool of shifts rather than the substantive
@@ -132,4 +132,4 @@ def kept_share(
     stating the cover. NaN when there is no sentence to look for."""
     if not sentences:
         return float("nan")
-    return max(float(np.isin(grams, shingles, assume_unique=True).mean()) for grams in sentences)
+    return max(shared_count(grams, shingles) / grams.size for grams in sentences)

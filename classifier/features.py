@@ -37,6 +37,7 @@ from classifier.lexicon import CONTRACT_DIMENSIONS, ENGAGEMENT
 from classifier.scoring import Candidate
 from classifier.stated_place import near, same_place
 from classifier.stems import stem_words
+from classifier.words import shared_count
 from indexer.minhash import SketchParams, estimate_jaccard, overlap_from_jaccard
 from indexer.prepare import PreparedPosting, prepare_document
 from indexer.store import StoredPosting
@@ -256,7 +257,7 @@ def _text_features(a: PostingFields, b: PostingFields, sim: TextSimilarity) -> l
     overlap = overlap_from_jaccard(sim.jaccard, sim.shingles_a, sim.shingles_b)
     containment_min = overlap * small / large if large else 0.0
     lengths = sorted((a.description_length, b.description_length))
-    shared = _shared(a.shingles, b.shingles)
+    shared = shared_count(a.shingles, b.shingles)
     sizes = sorted((a.shingles.size, b.shingles.size))
     return [
         sim.jaccard,
@@ -296,7 +297,7 @@ def _job_text_features(a: PostingFields, b: PostingFields) -> list[float]:
     the full-text figures but not these; NaN when either ad is too short to have a middle."""
     if not (a.job_shingles.size and b.job_shingles.size):
         return [NAN, NAN]
-    shared = _shared(a.job_shingles, b.job_shingles)
+    shared = shared_count(a.job_shingles, b.job_shingles)
     sizes = sorted((a.job_shingles.size, b.job_shingles.size))
     return [shared / sizes[0], shared / (sizes[0] + sizes[1] - shared)]
 
@@ -638,18 +639,6 @@ def _log_ratio(a: tuple[float, float] | None, b: tuple[float, float] | None) -> 
     if middle_a <= 0 or middle_b <= 0:
         return NAN
     return math.log(max(middle_a, middle_b) / min(middle_a, middle_b))  # exactly symmetric
-
-
-def _shared(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -> int:
-    """Size of the intersection of two sorted unique arrays: a binary search of the smaller
-    in the larger (np.intersect1d concatenates and re-sorts both, 3x slower here)."""
-    if a.size > b.size:
-        a, b = b, a
-    if not a.size:
-        return 0
-    positions = np.searchsorted(b, a)
-    positions[positions == b.size] = 0
-    return int(np.count_nonzero(b[positions] == a))
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:

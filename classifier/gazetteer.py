@@ -396,7 +396,7 @@ def _longer_names(part: str, countries: set[str]) -> list[Place]:
     return [p for name in tails.get(part, ()) for p in _named(name) if p.country in wanted]
 
 
-_COMPOUND_LINKS = frozenset({"les", "lez", "sur", "sous", "en", "aux"})
+COMPOUND_LINKS = frozenset({"les", "lez", "sur", "sous", "en", "aux"})
 """Words that join the parts of French commune names ("Ernolsheim-lès-Saverne",
 "Vaires-sur-Marne", "Châlons-en-Champagne"), normalised. A commune too small for the
 gazetteer must not resolve to the town, river or area that ends its name: that is another
@@ -407,14 +407,14 @@ read as one place."""
 def _subspans(part: str, countries: set[str]) -> list[Place]:
     """Last resort for "Bluebird Lodge, Ipswich"-like parts that name a site: the rightmost,
     longest run of words (up to 4) that is a place of a hinted or preferred country, not the
-    end of a compound commune name (`_COMPOUND_LINKS`)."""
+    end of a compound commune name (`COMPOUND_LINKS`)."""
     words = part.split()
     for size in range(min(4, len(words) - 1), 0, -1):
         for start in range(len(words) - size, -1, -1):
             span = words[start : start + size]
             if all(w in _STOPWORDS for w in span) or len(" ".join(span)) < 4:
                 continue
-            if start and words[start - 1] in _COMPOUND_LINKS:
+            if start and words[start - 1] in COMPOUND_LINKS:
                 continue  # "Ernolsheim-lès-Saverne" is not Saverne but a commune beside it
             wanted = countries or {"FR", "GB"} | _EURES
             found = [p for p in _named(" ".join(span)) if p.country in wanted]

@@ -20,7 +20,7 @@ from classifier import gazetteer, variants
 from classifier.features import contract_comparison
 from classifier.fields import extract_fields, place_keys
 from classifier.lexicon import ENGAGEMENT, GENERIC_COMPANY_WORDS
-from classifier.stated_place import statement, title_place
+from classifier.stated_place import LEVELS, statement, title_place
 
 Posting = dict[str, Any]
 
@@ -155,7 +155,7 @@ def other_neighbour_town(
     and title state none are moved, and the moved ad states none either; a town the text
     names is renamed with the listing."""
     listed = gazetteer.resolve(str(posting.get("location") or ""))
-    if listed is None or listed.level not in ("town", "district"):
+    if listed is None or listed.level not in LEVELS:
         return None
     title = str(posting["title"])
     if statement(str(posting["description"])).named or title_place(title, listed) is not None:

@@ -56,7 +56,9 @@ _NAME = re.compile(
 names ("Bussy Saint Georges", "Lagny-sur-Marne", "Newcastle upon Tyne", "Paris 12ème");
 it stops at the first lower-case word ("Bussy Saint Georges en tant que")."""
 
-_LEVELS = ("town", "district")
+LEVELS = ("town", "district")
+"""The levels a stated place of work can be: a region or a country names no site."""
+
 RADIUS_KM = 25.0
 """How far a board's commune may lie from the stated place of work: the French corpora's
 listings lie 1-21 km from it. Further is another site (or a name the cue did not mean)."""
@@ -126,10 +128,10 @@ _TITLE_PARTS = re.compile(r"\s[-–—:|]\s|[()\[\],;|/•]")
 """Where a title's parts end: a spaced dash, colon or bar, brackets, commas, slashes. A
 place name lies within one part ("Data Engineer CDI Paris 12ème - secteur Médias")."""
 
-_COMPOUND_LINKS = frozenset({"les", "lez", "sur", "sous", "en", "aux"})
-"""A name hyphened after one of these ends a compound commune's name
-(`gazetteer._COMPOUND_LINKS`): "Ernolsheim-lès-Saverne" names a commune beside Saverne, not
-Saverne; "Garde d'enfants sur Chambéry" names Chambéry."""
+
+_LINKS = gazetteer.COMPOUND_LINKS
+"""A name hyphened after one of these ends a compound commune's name, so it is not the
+place; spaced, it is ("Garde d'enfants sur Chambéry" names Chambéry)."""
 
 MAX_NAME_WORDS = 4
 
@@ -149,7 +151,7 @@ def title_place(title: str, field: gazetteer.Place | None) -> gazetteer.Place | 
     None unless the listing is a town or district: under a region or a country nothing
     says which of a name's towns is meant, and a word of the title that is some village's
     name ("Ergátes", workers, in Cyprus) lies inside it."""
-    if field is None or field.level not in _LEVELS:
+    if field is None or field.level not in LEVELS:
         return None
     parts = _TITLE_PARTS.split(title)
     for index, part in enumerate(parts):
@@ -162,14 +164,14 @@ def title_place(title: str, field: gazetteer.Place | None) -> gazetteer.Place | 
         for size in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
             for start in range(len(words) - size + 1):
                 span = " ".join(words[start : start + size])
-                if len(span) < 3 or (hyphened[start] and words[start - 1] in _COMPOUND_LINKS):
-                    continue
+                if len(span) < 3 or (hyphened[start] and words[start - 1] in _LINKS):
+                    continue  # "Ernolsheim-lès-Saverne" is a commune beside Saverne
                 if index == 0 and start == 0 and (size < len(words) or len(parts) == 1):
                     continue  # the job's own first word ("ΕΡΓΑΤΕΣ", workers; a village too)
                 if not gazetteer.is_name(span):
                     continue
                 place = gazetteer.resolve(span)
-                if place is not None and place.level in _LEVELS and near(place, field):
+                if place is not None and place.level in LEVELS and near(place, field):
                     return place
     return None
 
@@ -218,7 +220,7 @@ def statement(text: str, words: frozenset[str] | None = None) -> Statement:
         names = name.group().split()
         for end in range(len(names), 0, -1):
             place = gazetteer.resolve(" ".join(names[:end]).rstrip("."))
-            if place is not None and place.level in _LEVELS:
+            if place is not None and place.level in LEVELS:
                 return Statement(place, True)
     return Statement(None, named)
 

@@ -49,6 +49,18 @@ def trigram_hashes(tokens: Sequence[str]) -> npt.NDArray[np.int64]:
     return combined
 
 
+def shared_count(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -> int:
+    """Size of the intersection of two sorted unique arrays: a binary search of the smaller
+    in the larger (np.intersect1d concatenates and re-sorts both, 3x slower here)."""
+    if a.size > b.size:
+        a, b = b, a
+    if not a.size:
+        return 0
+    positions = np.searchsorted(b, a)
+    positions[positions == b.size] = 0
+    return int(np.count_nonzero(b[positions] == a))
+
+
 def sorted_unique(values: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """Sorted unique values, sorting in place: np.unique's hashing path took 10x longer on
     ~500 values than a sort and a neighbour comparison."""

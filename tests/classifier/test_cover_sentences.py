@@ -79,3 +79,33 @@ def test_nan_when_no_side_states_a_cover_alone() -> None:
     assert math.isnan(_kept(NURSE_EN, NURSE_EN))
     both = _with(NURSE_EN["description"] + " This post is a maternity cover for a year of leave.")
     assert math.isnan(_kept(both, both))
+
+
+def test_the_habit_reads_the_same_in_french() -> None:
+    """The same two habits in a French ad: "CDD de 6 mois" put into the announcement, and a
+    re-post that lost a whole sentence stating it."""
+    base = {
+        "id": "fr",
+        "title": "Aide-soignant (H/F)",
+        "description": (
+            "Nous recherchons un aide-soignant pour rejoindre notre équipe de soins à la "
+            "clinique du parc.\nVous assurerez les soins d'hygiène et de confort des patients, "
+            "en lien avec les infirmiers.\nDiplôme d'État d'aide-soignant exigé."
+        ),
+        "location": "Lyon",
+    }
+    edited = {
+        **base,
+        "id": "fr-edited",
+        "description": base["description"].replace(
+            "clinique du parc.", "clinique du parc en CDD de 6 mois pour un remplacement."
+        ),
+    }
+    lost = {
+        **base,
+        "id": "fr-lost",
+        "description": base["description"]
+        + "\nLe poste est proposé en CDD de 6 mois au sein du pôle de chirurgie.",
+    }
+    assert _kept(edited, base) >= 0.6
+    assert _kept(lost, base) <= 0.1
