@@ -159,7 +159,7 @@ def company_title_key(company_key: str, title_key: str) -> int | None:
     word = company_word(company_key)
     if not word or not title_key:
         return None
-    return _signed_hash(f"{_COMPANY_TITLE_PREFIX}{word}\x1f{title_key}")
+    return signed_hash(f"{_COMPANY_TITLE_PREFIX}{word}\x1f{title_key}")
 
 
 def block_company_title_key(block_key: str) -> int | None:
@@ -273,10 +273,10 @@ def bare_title_key(company_key: str, bare: str) -> int | None:
     company (none, or generic), like the block key."""
     if not bare:
         return None
-    return _signed_hash(f"{_BARE_TITLE_PREFIX}{company_key}|{bare}")
+    return signed_hash(f"{_BARE_TITLE_PREFIX}{company_key}|{bare}")
 
 
-def _signed_hash(text: str) -> int:
+def signed_hash(text: str) -> int:
     """xxh64 of a key's text as the signed 64-bit int every store indexes."""
     value = xxhash.xxh64_intdigest(text.encode())
     return value - (1 << 64) if value >= 1 << 63 else value

@@ -23,6 +23,9 @@ from indexer.minhash import Sketch, SketchParams, band_keys
 from indexer.reading import Reading, read_document
 from indexer.sections import Unit, split_units
 from indexer.store import StoredPosting
+from indexer.stub_keys import index_keys as stub_index_keys
+from indexer.stub_keys import search_keys as stub_search_keys
+from indexer.stub_keys import stub_phrases
 from indexer.text import keys_block, normalise_company, normalise_title, tokenize
 from indexer.units import UnitProfile, keep_units, profile_units, sketch_units
 
@@ -63,6 +66,9 @@ class PreparedPosting:
     """The title key without the place words of the location and requisition codes
     (`indexer.lookup_keys.bare_title`): what the bare-title key hashes, and what a hit found
     through it is compared on (`service.pipeline`)."""
+    stub_phrases: tuple[str, ...] = ()
+    """The title keys of its description's phrases if it is a stub (`indexer.stub_keys`):
+    what its stub keys hash, and what a hit found through them is compared on."""
 
     @property
     def bare_key(self) -> int | None:
@@ -71,16 +77,27 @@ class PreparedPosting:
 
     @property
     def search_keys(self) -> list[int]:
-        """The keys a candidate search looks up: band keys, then lookup keys."""
-        return [*self.band_keys, *self.lookup_keys]
+        """The keys a candidate search looks up: band keys, lookup keys, then stub keys
+        (`indexer.stub_keys.search_keys`)."""
+        return [
+            *self.band_keys,
+            *self.lookup_keys,
+            *stub_search_keys(self.bare_title, self.stub_phrases),
+        ]
 
     @property
     def index_keys(self) -> list[int]:
-        """Every key the posting is indexed under: the search keys, then its language and
-        anchor keys, which only an anchor search in another language looks up
-        (`indexer.anchor_keys`). The stores index one list of signed 64-bit keys; their hash
-        domains keep them apart."""
-        return [*self.search_keys, *stored_keys(self.anchors)]
+        """Every key the posting is indexed under: band and lookup keys, its stub keys
+        (`indexer.stub_keys.index_keys`: a stub searches with keys of other domains than it
+        is indexed under), then its language and anchor keys, which only an anchor search in
+        another language looks up (`indexer.anchor_keys`). The stores index one list of
+        signed 64-bit keys; their hash domains keep them apart."""
+        return [
+            *self.band_keys,
+            *self.lookup_keys,
+            *stub_index_keys(self.bare_title, self.stub_phrases),
+            *stored_keys(self.anchors),
+        ]
 
     @property
     def witnesses(self) -> Witnesses:
@@ -168,6 +185,7 @@ def prepare(
         unit_hashes=unit_hashes,
         boilerplate=boilerplate,
         bare_title=bare,
+        stub_phrases=stub_phrases(str(document.get("description") or "")),
     )
 
 

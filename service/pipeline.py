@@ -22,6 +22,7 @@ from typing import TypeVar
 
 from classifier.kinds import duplicate_type
 from classifier.scoring import Candidate, PairScorer, Remember, candidate_for
+from indexer import stub_keys
 from indexer.anchor_keys import TranslationQuery
 from indexer.boilerplate import with_added
 from indexer.language import stop_words
@@ -529,8 +530,10 @@ class Deduplicator:
                 if not vouched:
                     if not loose:
                         loose.append(company_title_key(prepared.company_key, prepared.title_key))
-                    if not _same_company_title(loose[0], other) and not _same_bare_title(
-                        prepared, other
+                    if (
+                        not _same_company_title(loose[0], other)
+                        and not _same_bare_title(prepared, other)
+                        and not self._stub_pair(prepared, other)
                     ):
                         continue
             verified.append(candidate)
@@ -540,6 +543,26 @@ class Deduplicator:
         verified += [candidate_for(prepared, t) for t in translations if t.id not in kept]
         wanted = self.scorer.wanted_documents(verified)
         return [self._with_document(c) if c.posting.id in wanted else c for c in verified]
+
+    def _stub_pair(self, prepared: PreparedPosting, other: StoredPosting) -> bool:
+        """Whether one side is a stub one of whose phrases is the other's title
+        (`indexer.stub_keys`): kept unverified like a block-key hit, since a stub's dozen
+        words give its sketch nothing to vouch with. The query's phrases are at hand; a
+        hit's are read from its document, fetched only for a hit small enough to be a stub
+        (its sketched shingles are fewer than a stub's words)."""
+        if prepared.stub_phrases and stub_keys.names_title(
+            prepared.stub_phrases,
+            other.block_key.partition("|")[2],
+            _bare_at_query(prepared, other),
+        ):
+            return True
+        if not prepared.bare_title or other.shingle_count > stub_keys.STUB_MAX_WORDS:
+            return False
+        full = other if other.document else self.store.get_posting(other.id)
+        description = full.document.get("description") if full is not None else None
+        return isinstance(description, str) and stub_keys.names_title(
+            stub_keys.stub_phrases(description), prepared.bare_title
+        )
 
     def _candidate_query(self, prepared: PreparedPosting) -> CandidateQuery:
         """The store search behind `candidates`: keys, block key, window, limit."""
@@ -858,11 +881,17 @@ def _same_bare_title(prepared: PreparedPosting, other: StoredPosting) -> bool:
     its title and is not kept this way."""
     if other.company_key != prepared.company_key:
         return False
+    return _bare_at_query(prepared, other) == prepared.bare_title
+
+
+def _bare_at_query(prepared: PreparedPosting, other: StoredPosting) -> str:
+    """A hit's title read without the query's place words and requisition codes
+    (`indexer.lookup_keys.bare_title`)."""
     location = prepared.document.get("location")
     place = location if isinstance(location, str) else None
     title_key = other.block_key.partition("|")[2]  # its normalised title, as stored
     stop = stop_words(prepared.reading.language or "")
-    return bare_title(other.title, place, title_key, stop) == prepared.bare_title
+    return bare_title(other.title, place, title_key, stop)
 
 
 def _cap_partial(prepared: PreparedPosting, verified: list[Candidate]) -> list[Candidate]:

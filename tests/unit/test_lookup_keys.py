@@ -24,6 +24,7 @@ from indexer.lookup_keys import (
 )
 from indexer.minhash import SketchParams
 from indexer.prepare import PreparedPosting, prepare_corpus, prepare_document, with_boilerplate
+from indexer.stub_keys import search_keys as stub_search_keys
 from indexer.text import normalise_company, normalise_title
 from tests.snippets import (
     ANALYST_FULL,
@@ -168,8 +169,10 @@ def test_the_company_title_key_needs_a_distinctive_word_and_a_title() -> None:
 
 def test_lookup_keys_never_equal_band_keys() -> None:
     full = prepared(DATA_ENGINEER_FULL)
+    stub = stub_search_keys(full.bare_title, full.stub_phrases)
     assert not set(full.lookup_keys) & set(full.band_keys)
-    assert full.search_keys == [*full.band_keys, *full.lookup_keys]
+    assert not set(stub) & {*full.band_keys, *full.lookup_keys}
+    assert full.search_keys == [*full.band_keys, *full.lookup_keys, *stub]
 
 
 @given(st.lists(st.booleans(), min_size=12, max_size=12))

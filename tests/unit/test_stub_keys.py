@@ -1,0 +1,53 @@
+"""Stub phrases and keys (`indexer.stub_keys`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from indexer.stub_keys import STUB_MAX_WORDS, index_keys, names_title, search_keys, stub_phrases
+from indexer.text import normalise_title
+
+
+@pytest.mark.parametrize(
+    ("stub", "title"),
+    [
+        (
+            "En bref : Contrôleur / Contrôleuse technique de véhicules automobiles, "
+            "Aisance à l'oral, Autonomie",
+            "Contrôleur / Contrôleuse technique de véhicules automobiles (H/F)",
+        ),
+        ("En bref : Livreur / Livreuse, Autonomie, Négocier les prix", "Livreur / Livreuse H/F"),
+        ("Kurz: Pflegefachkraft (m/w/d); Teamarbeit; Schichtdienst", "Pflegefachkraft m/w/d"),
+        ("In short: Staff Nurse | Band 5 | Teamwork", "Staff Nurse"),
+        ("Boulanger\nAutonomie\nTravail en équipe", "Boulanger (H/F)"),
+        (
+            "Betoneerija, betoonivalmistaja | Kodus töötamise võimalus",
+            "Betoneerija, betoonivalmistaja",
+        ),
+    ],
+)
+def test_a_stub_s_phrases_hold_the_title_key_of_the_title_it_names(stub: str, title: str) -> None:
+    assert names_title(stub_phrases(stub), normalise_title(title))
+
+
+def test_short_or_long_phrases_are_not_titles() -> None:
+    """A word of three letters ("SAV") names no title, nor does a sentence of nine words."""
+    phrases = stub_phrases("SAV, Vous aurez pour mission de nettoyer les locaux de l'agence")
+    assert phrases == ()
+
+
+def test_an_ordinary_ad_has_no_phrases() -> None:
+    text = " ".join(["mot"] * (STUB_MAX_WORDS + 1))
+    assert stub_phrases(text) == ()
+    assert stub_phrases(" ".join(["Infirmier, Autonomie"] * STUB_MAX_WORDS)) == ()
+
+
+def test_the_keys_meet_across_directions_only() -> None:
+    """A stub searches with its phrases' title keys, which every posting is indexed under
+    (its bare title); every posting searches with the named-title key of its bare title,
+    which only stubs naming it are indexed under. Two ordinary postings of one title share
+    no stub key: that is the block key's work, and would flood common titles."""
+    phrases = ("infirmier", "autonomie")
+    assert set(search_keys("", phrases)) & set(index_keys("infirmier", ()))
+    assert set(search_keys("infirmier", ())) & set(index_keys("", phrases))
+    assert not set(search_keys("infirmier", ())) & set(index_keys("infirmier", ()))
