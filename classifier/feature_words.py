@@ -209,6 +209,11 @@ FEATURE_WORDS: dict[str, FeatureWords] = {
         "Neither title is a job centre's label of the other's occupation",
         "A title is empty",
     ),
+    "stub_names_title": _flag(
+        "One ad is a stub (a title and a few keywords) naming the other's title",
+        "One ad is a stub (a title and a few keywords) naming another title",
+        "Neither ad is a stub",
+    ),
     # seniority, grade, contract
     "seniority_conflict": _conflict("seniority levels"),
     "seniority_one_sided": _one_sided("a seniority level"),

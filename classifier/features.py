@@ -41,9 +41,10 @@ from classifier.words import shared_count
 from indexer.minhash import SketchParams, estimate_jaccard, overlap_from_jaccard
 from indexer.prepare import PreparedPosting, prepare_document
 from indexer.store import StoredPosting
+from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 18
+FEATURE_VERSION = 19
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -82,6 +83,10 @@ FEATURE_VERSION = 18
 #     "ΕΡΓΑΤΕΣ" (workers) is also a village 10 km from Nicosia.
 # 18: cover_sentence_kept: how much of the sentence stating a one-sided cover the other text
 #     keeps (`classifier.cover_sentences`): a lost sentence against an edited announcement.
+# 19: stub_names_title: whether a stub's phrases ("En bref : <title>, <keywords>") name the
+#     other side's title (`indexer.stub_keys`): a job centre's relay against another title;
+#     stated_place_agrees also reads French "sur <town near the listing>" ("Garde d'enfant
+#     CDI (H/F) sur Muret"), after the other cues.
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -115,6 +120,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "title_stem_jaccard",
     "title_words_in_text_min",
     "title_label_one_sided",
+    "stub_names_title",
     # seniority, grade, contract: conflict (1), agree (0), unknown (NaN), and one-sidedness
     "seniority_conflict",
     "seniority_one_sided",
@@ -343,7 +349,7 @@ def _title_features(a: PostingFields, b: PostingFields) -> list[float]:
     généraux") changes the title's words and its form but keeps the occupation. The folded
     titles above no longer show the form."""
     if not (a.title_key and b.title_key):
-        return [NAN] * 10
+        return [NAN] * 11
     places = a.towns | b.towns
     named_a, named_b = a.title_tokens & places, b.title_tokens & places
     if named_a and named_b and named_a != named_b:
@@ -381,7 +387,22 @@ def _title_features(a: PostingFields, b: PostingFields) -> list[float]:
             b,
         ),
         _label_names_title(a, b, plain_a, plain_b),
+        _stub_names_title(a, b),
     ]
+
+
+def _stub_names_title(a: PostingFields, b: PostingFields) -> float:
+    """1 when a side is a stub one of whose phrases is the other's title as the index keys
+    it (`indexer.stub_keys`: "En bref : Commercial(e) vente menuiserie aluminium, Relation
+    client" under the job centre's "Assistant commercial"), 0 when a side is a stub naming
+    no such title, NaN when neither side is a stub: a stub's dozen words give the text
+    features nothing to read, and the title it names is what the relay keeps of the ad."""
+    if not (a.stub_phrases or b.stub_phrases):
+        return NAN
+    return float(
+        names_title(a.stub_phrases, b.index_title_key, b.title_key)
+        or names_title(b.stub_phrases, a.index_title_key, a.title_key)
+    )
 
 
 def _label_names_title(

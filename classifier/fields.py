@@ -36,6 +36,7 @@ from indexer._kernels import layout_marks
 from indexer.language import stop_words
 from indexer.reading import Reading, field_text, read_text, short_field
 from indexer.shingles import token_hashes
+from indexer.stub_keys import STUB_MAX_WORDS, stub_phrases
 from indexer.text import (
     clean,
     normalise_company,
@@ -128,6 +129,12 @@ class PostingFields:
     cover_sentences: tuple[npt.NDArray[np.int64], ...]
     """The 3-grams of each sentence stating a cover, bank or locum post, outside its phrase
     (`classifier.cover_sentences`); empty for the many ads stating none."""
+    index_title_key: str
+    """The title as the index keys it (`normalise_title` of the title as written, both
+    genders kept): what a stub's phrases are compared with (`indexer.stub_keys`)."""
+    stub_phrases: tuple[str, ...]
+    """The title keys of the description's phrases if it is a stub (`indexer.stub_keys`:
+    "En bref : Commercial terrain, Relation client"), else ()."""
     company_key: str
     company_tokens: frozenset[str]
     location_key: str
@@ -228,6 +235,12 @@ def extract_fields(
         title_contract=_scan(title_padded, frozenset(title_words), title_table),
         description_contract=description_contract,
         cover_sentences=cover_sentences(text) if description_contract & COVER else (),
+        index_title_key=normalise_title(written_title),
+        stub_phrases=(
+            stub_phrases(field_text(document, "description"))
+            if len(tokens) <= STUB_MAX_WORDS
+            else ()
+        ),
         company_key=company_key,
         company_tokens=frozenset(company_key.split()) - lx.GENERIC_COMPANY_WORDS,
         location_key=normalise_location(location),

@@ -74,6 +74,25 @@ def resolve(location: str | None) -> Place | None:
     return _resolve(location.strip()) if location and location.strip() else None
 
 
+def resolve_near(name: str, field: Place | None) -> Place | None:
+    """`resolve(name)`, except that among the towns and districts `name` is the whole name of,
+    the one inside the area `field` is or nearest the town it is is taken: a text's "sur
+    Merville" under the listing "31 - MERVILLE" is the Haute-Garonne commune, not the larger
+    Merville in Nord that `resolve` prefers. Without `field`, or when the name is the whole
+    name of no town, `resolve`."""
+    if field is not None:
+        ranked: list[tuple[float, str, Place]] = []
+        for place in _named(norm(name)):
+            if place.level not in ("town", "district"):
+                continue
+            distance = 0.0 if field.key in place.within else distance_km(place, field)
+            if distance is not None:
+                ranked.append((distance, place.key, place))
+        if ranked:
+            return min(ranked, key=lambda item: item[:2])[2]
+    return resolve(name)
+
+
 def relation(a: Place | None, b: Place | None) -> str:
     """ "same", "contains" (either holds the other), "different" or "unknown" (either side
     unresolved). Neighbouring towns are "different": only containment is forgiven."""

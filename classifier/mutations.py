@@ -158,8 +158,9 @@ def other_neighbour_town(
     if listed is None or listed.level not in LEVELS:
         return None
     title = str(posting["title"])
-    if statement(str(posting["description"])).named or title_place(title, listed) is not None:
-        return None
+    stated = statement(str(posting["description"]), field=listed)
+    if (stated.named and not stated.weak) or title_place(title, listed) is not None:
+        return None  # a text naming its town only after "sur" is moved, the town renamed
     options = gazetteer.towns_near(listed, *NEIGHBOUR_KM)
     if not options:
         return None

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from classifier import board_habits, mutations, variants
+from classifier import board_habits, mutations, stub_relays, variants
 from classifier.corpora import Ad
 from classifier.features import contract_comparison
 from classifier.fields import PostingFields, extract_fields
@@ -86,6 +86,10 @@ mutation that changes the title drops the label from both sides
 (`board_habits.without_occupation`): with 0.5 instead of 0.25 the relays gained (0.711 →
 0.771 of that family) but campaign towns and two trades of one shop joined (gold-dev
 precision 1.000 → 0.917)."""
+STUB_SHARE = 0.04
+"""Stub relays (`classifier.stub_relays`) per synthetic positive, and as many stubs of
+another vacancy (another title of the employer, or the title at another site): the habit
+of 55 of the 1,450 Pôle emploi partner ads."""
 MAX_PER_EXACT_GROUP = 30
 
 
@@ -216,6 +220,9 @@ class RawPair:
     ad: Ad
     other: Ad | None = None
     redate: bool = True
+    stub: bool = False
+    """The second side is a stub (`classifier.stub_relays`): not re-posted again, since
+    re-posting habits (boilerplate added, a paragraph dropped) would make it no stub."""
 
 
 _CONTACT = re.compile(r"@|https?:|www\.|\d[\d ()-]{7,}\d")
@@ -285,6 +292,7 @@ class Synthesiser:
             other_padded = {**other.document, "description": f"{text}\n\n{extra}"}
             pairs.append(RawPair(padded, other_padded, 0, "boilerplate", ad, other, False))
         pairs += self._intro_snippets(plan.boilerplate // 2)
+        pairs += self._stubs(round(plan.positives * STUB_SHARE))
         for _ in range(plan.random):
             ad, other = rng.sample(self.ads, k=2)
             pairs.append(RawPair(ad.document, other.document, 0, "random", ad, other, False))
@@ -300,7 +308,7 @@ class Synthesiser:
         places = not any(word in raw.kind for word in ("location", "base", "multisite"))
         if rng.random() < self.REPOST_FIRST:
             first = board_habits.with_habits(variants.repost(first, rng, ctx), rng, ctx, places)
-        if rng.random() < self.REPOST_SECOND:
+        if rng.random() < self.REPOST_SECOND and not raw.stub:
             second = variants.repost(second, rng, other_ctx)
             second = board_habits.with_habits(second, rng, other_ctx, places)
         first = {**first, "id": f"{raw.ad.document['id']}~{number}a"}
@@ -312,6 +320,32 @@ class Synthesiser:
             second["language"] = (raw.other or raw.ad).language or raw.ad.language
         groups = (raw.ad.group, (raw.other or raw.ad).group)
         return PairExample(first, second, raw.label, raw.kind, groups)
+
+    def _stubs(self, count: int) -> list[RawPair]:
+        """`count` stub relays of ads against their ads, and `count` stubs of another
+        vacancy against an ad (`classifier.stub_relays`), alternately another title of the
+        employer and the title at another of its sites."""
+        rng = self.rng
+        made: list[RawPair] = []
+        for _ in range(count):
+            ad = rng.choice(self.ads)
+            relayed = stub_relays.relay(ad.document, rng, self._context(ad))
+            made.append(RawPair(ad.document, relayed, 1, "pos_stub_relay", ad, stub=True))
+        negatives = 0
+        for attempt in range(count * 3):
+            if negatives >= count:
+                break
+            ad = rng.choice(self.ads)
+            kind, make = (
+                ("mut_stub_other_role", stub_relays.other_role)
+                if attempt % 2
+                else ("mut_stub_other_site", stub_relays.other_site)
+            )
+            other = make(ad.document, rng, self._context(ad), self._donors(ad))
+            if other is not None:
+                made.append(RawPair(ad.document, other, 0, kind, ad, stub=True))
+                negatives += 1
+        return made
 
     def _intro_snippets(self, count: int) -> list[RawPair]:
         """An aggregator snippet holding only an employer's intro (the opening it shares with

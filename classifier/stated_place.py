@@ -62,6 +62,14 @@ LEVELS = ("town", "district")
 RADIUS_KM = 25.0
 """How far a board's commune may lie from the stated place of work: the French corpora's
 listings lie 1-21 km from it. Further is another site (or a name the cue did not mean)."""
+_WEAK_CUE = re.compile(r"\bsur\s+(?=[A-ZÀ-Ý])")
+"""French "sur" before a capitalised word: "Garde d'enfant CDI (H/F) sur Muret", "un poste
+sur Lyon". It introduces much else ("sur Excel", "sur Mesure", "sur SAP"), so it states a
+place only when what follows is a town or district the gazetteer resolves near the ad's
+listing (`place_of_work`), and only when no cue of `_CUE` states one. A capitalised name
+after it that is no such town still makes the text one that names a place (`Statement.
+named`): "sur Garche" (a quarter of Thionville the gazetteer lacks) is not a silent text
+that another ad's stated town could explain."""
 MAX_CUES = 4
 """Cues tried per text: the place of work is stated near the top or in a details block, and
 a long text's later cues are its employer's other sites."""
@@ -78,8 +86,12 @@ SAME_KM = 2.0
 
 def same_place(a: gazetteer.Place, b: gazetteer.Place) -> bool:
     """Two stated places of work are one: the same, one holding the other, or within
-    `SAME_KM`. Two sites of a campaign each stated in its text lie further apart (Meaux and
-    Bussy-Saint-Georges: 22 km, within what `near` forgives a board's listing)."""
+    `SAME_KM` when one is a district. Two sites of a campaign each stated in its text lie
+    further apart (Meaux and Bussy-Saint-Georges: 22 km, within what `near` forgives a
+    board's listing), or are two towns, however close: a childcare campaign states each
+    commune of a suburb ("… sur Aucamville", "… sur Fonbeauzard", 1 km apart)."""
+    if a.level == "town" and b.level == "town":
+        return _within(a, b, 0.0)
     return _within(a, b, SAME_KM)
 
 
@@ -100,6 +112,9 @@ class Statement(NamedTuple):
     place: gazetteer.Place | None
     named: bool
     titled: bool = False
+    weak: bool = False
+    """What was read follows a weak cue (`_WEAK_CUE`), which states a place only for a
+    town near the listing."""
 
 
 SILENT = Statement(None, False)
@@ -115,13 +130,13 @@ def place_of_work(
     `field` (or the field is not resolved): a stated place far from it is a word the cue did
     not mean ("Location: Band 5") or one of several sites the text lists. When the text
     gives no such place, the place its `title` names (`title_place`)."""
-    found = statement(text, words)
+    found = statement(text, words, field)
     if found.place is not None and (field is None or near(found.place, field)):
-        return found
+        return found._replace(named=True)
     titled = title_place(title, field) if title else None
     if titled is not None:
         return Statement(titled, True, titled=True)
-    return found if found.place is None else Statement(None, True)
+    return found if found.place is None else Statement(None, True, weak=found.weak)
 
 
 _TITLE_PARTS = re.compile(r"\s[-–—:|]\s|[()\[\],;|/•]")
@@ -170,7 +185,7 @@ def title_place(title: str, field: gazetteer.Place | None) -> gazetteer.Place | 
                     continue  # the job's own first word ("ΕΡΓΑΤΕΣ", workers; a village too)
                 if not gazetteer.is_name(span):
                     continue
-                place = gazetteer.resolve(span)
+                place = gazetteer.resolve_near(span, field)
                 if place is not None and place.level in LEVELS and near(place, field):
                     return place
     return None
@@ -192,6 +207,7 @@ _STARTS: dict[str, frozenset[str]] = {
     "miejsce": frozenset({"miejsce"}),
     "mjesto": frozenset({"mjesto"}),
     "darb": frozenset({"darba", "darbo"}),
+    "sur": frozenset({"sur"}),
 }
 """Where a cue may begin (lower case), and the words of `classifier.fields`' tokens (lower
 case, no accents) that must be in the text for it to be there. `_CUE` is tried only at
@@ -205,29 +221,49 @@ CUE_WORDS = frozenset().union(*_STARTS.values())
 """A text without one of these words states no place (most texts)."""
 
 
-def statement(text: str, words: frozenset[str] | None = None) -> Statement:
+def statement(
+    text: str, words: frozenset[str] | None = None, field: gazetteer.Place | None = None
+) -> Statement:
     """The first cue followed by a name whose longest leading run of words the gazetteer
-    resolves to a town or district; `SILENT` when no cue is followed by a name. `words`, the
-    text's tokens when the caller has them, spares the search in a text without a cue word."""
+    resolves to a town or district (of a name many towns bear, the one nearest the ad's
+    listing `field`: `gazetteer.resolve_near`); `SILENT` when no cue is followed by a name.
+    `words`, the text's tokens when the caller has them, spares the search in a text without
+    a cue word."""
     if words is not None and words.isdisjoint(CUE_WORDS):
         return SILENT
-    named = False
-    for position in _cue_ends(text, words):
+    named = weak_named = False
+    weak: gazetteer.Place | None = None
+    for position, is_weak in _cue_ends(text, words):
         name = _NAME.match(text, position)
         if name is None:
             continue
+        place = _resolved(name.group(), field)
+        if is_weak:
+            weak, weak_named = weak or place, True
+            continue
         named = True
-        names = name.group().split()
-        for end in range(len(names), 0, -1):
-            place = gazetteer.resolve(" ".join(names[:end]).rstrip("."))
-            if place is not None and place.level in LEVELS:
-                return Statement(place, True)
+        if place is not None:
+            return Statement(place, True)
+    if weak_named:
+        return Statement(weak, True, weak=True)
     return Statement(None, named)
 
 
-def _cue_ends(text: str, words: frozenset[str] | None) -> list[int]:
-    """Where the names after the first `MAX_CUES` cues of the text begin. A cue is looked
-    for as written in lower case, capitalised or in capitals."""
+def _resolved(name: str, field: gazetteer.Place | None) -> gazetteer.Place | None:
+    """The town or district the longest leading run of a name's words resolves to, nearest
+    `field` (`gazetteer.resolve_near`)."""
+    names = name.split()
+    for end in range(len(names), 0, -1):
+        place = gazetteer.resolve_near(" ".join(names[:end]).rstrip("."), field)
+        if place is not None and place.level in LEVELS:
+            return place
+    return None
+
+
+def _cue_ends(text: str, words: frozenset[str] | None) -> list[tuple[int, bool]]:
+    """Where the names after the first `MAX_CUES` cues of the text begin, and the first
+    `MAX_CUES` weak ones (`_WEAK_CUE`), each with whether it is weak. A cue is looked for
+    as written in lower case, capitalised or in capitals."""
     starts: set[int] = set()
     for literal, needs in _STARTS.items():
         if words is not None and words.isdisjoint(needs):
@@ -237,11 +273,16 @@ def _cue_ends(text: str, words: frozenset[str] | None) -> list[int]:
             while position >= 0:
                 starts.add(position)
                 position = text.find(form, position + 1)
-    ends = []
+    ends: list[tuple[int, bool]] = []
+    strong = weak = 0
     for start in sorted(starts):
         cue = _CUE.match(text, start)
-        if cue is not None:
-            ends.append(cue.end())
-            if len(ends) >= MAX_CUES:
-                break
+        if cue is not None and strong < MAX_CUES:
+            ends.append((cue.end(), False))
+            strong += 1
+        elif cue is None and weak < MAX_CUES and (cue := _WEAK_CUE.match(text, start)):
+            ends.append((cue.end(), True))
+            weak += 1
+        if strong >= MAX_CUES and weak >= MAX_CUES:
+            break
     return ends

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from classifier import gazetteer
 from classifier.gazetteer import Place, distance_km, norm, relation, resolve
 from tests.misdecoding import as_windows_1252
 from tests.processes import output_under_hash_seed
@@ -369,3 +370,15 @@ def test_the_index_is_built_the_same_under_any_string_hash(tmp_path: Path) -> No
     }
     assert len(digests) == 1
     assert len(digests.pop().strip()) == len(hashlib.sha256().hexdigest())
+
+
+def test_a_name_many_towns_bear_is_the_one_nearest_the_listing() -> None:
+    """A text's "sur Merville" under "31 - MERVILLE": the Haute-Garonne commune, where the
+    name alone resolves to the larger Merville in Nord."""
+    listing = gazetteer.resolve("31 - MERVILLE")
+    assert listing is not None and (listing.admin2 or "").endswith("upper garonne")
+    near = gazetteer.resolve_near("Merville", listing)
+    assert near is not None and near.key == listing.key
+    alone = gazetteer.resolve_near("Merville", None)
+    assert alone == gazetteer.resolve("Merville") and alone is not None
+    assert alone.key != listing.key

@@ -10,7 +10,7 @@ import pytest
 from classifier import mutations, variants
 from classifier.corpora import Ad
 from classifier.fields import extract_fields
-from classifier.pairs import PairPlan, Synthesiser, label_real
+from classifier.pairs import STUB_SHARE, PairPlan, Synthesiser, label_real
 from indexer.text import clean, normalise_company, normalise_title
 from tests.classifier.postings import DEVELOPER_FR, NURSE_EN, synthetic_ads
 from tests.processes import output_under_hash_seed
@@ -166,8 +166,9 @@ def test_synthesiser_is_reproducible_and_labels_both_classes() -> None:
     assert first == build(5)
     assert first != build(6)
     labels = [label for _, label, _, _ in first]
-    assert labels.count(1) == 20
-    assert len(labels) >= 45
+    stubs = round(plan.positives * STUB_SHARE)  # stub relays beside the planned positives
+    assert labels.count(1) == 20 + stubs
+    assert len(labels) >= 45 + stubs
 
 
 _OTHER_EMPLOYER = """
@@ -220,6 +221,15 @@ def test_labels_follow_the_title_they_were_given_for() -> None:
         p for p in raw if p.kind.startswith("mut_") and p.first["title"] != p.second["title"]
     ]
     assert retitled
+    made = [p for p in retitled if not p.kind.startswith("mut_stub_")]
     assert not any(
-        "occupation" in side.get("extra", {}) for p in retitled for side in (p.first, p.second)
+        "occupation" in side.get("extra", {}) for p in made for side in (p.first, p.second)
     )
+    # A stub naming another title of the employer is made without the ad's label; the ad
+    # keeps its own, and the stub is never re-posted with relay habits. A stub of the same
+    # title at another site keeps the label: the occupation is the same.
+    stubs = [p for p in retitled if p.kind.startswith("mut_stub_")]
+    assert not any(
+        "occupation" in p.second.get("extra", {}) for p in stubs if p.kind == "mut_stub_other_role"
+    )
+    assert all(p.first is p.ad.document for p in stubs)

@@ -12,7 +12,7 @@ from classifier import gazetteer
 from classifier.board_habits import nearby_commune
 from classifier.features import FEATURE_NAMES, pair_features
 from classifier.fields import extract_fields
-from classifier.stated_place import near, place_of_work, statement, title_place
+from classifier.stated_place import near, place_of_work, same_place, statement, title_place
 from classifier.variants import Context
 
 SITE = (
@@ -246,3 +246,49 @@ def test_a_town_only_one_title_names_says_nothing_of_a_silent_neighbour() -> Non
     assert math.isnan(
         _titled_agrees("Auxiliaire de vie Viroflay", "Viroflay", "Auxiliaire de vie", "Buc")
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "listing", "town"),
+    [
+        ("Garde d'enfant expérimenté CDI (H/F) sur Muret. La mission : ...", "31 - MURET", "Muret"),
+        ("Un Auditeur Confirmé F/H en CDI sur Laval. Votre fonction", "53 - LAVAL", "Laval"),
+        (
+            "Le garage, entreprise familiale sur Privas, recherche un mécanicien.",
+            "07 - AUBENAS",
+            "Privas",
+        ),
+        # a cue of `_CUE` comes first, wherever it stands
+        ("Déplacements sur Valence. Poste basé à Privas.", "07 - PRIVAS", "Privas"),
+    ],
+)
+def test_sur_before_a_town_near_the_listing_states_it(text: str, listing: str, town: str) -> None:
+    found = place_of_work(text, gazetteer.resolve(listing))
+    assert found.place is not None and found.place.name == town
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("Vous travaillez sur Excel et sur SAP au quotidien.", True),  # no town
+        ("Déplacements fréquents sur Paris et Marseille.", True),  # towns far from the listing
+        ("Sur le secteur de Lyon, vous aurez pour mission de nettoyer les locaux.", False),
+    ],
+)
+def test_sur_before_anything_else_states_no_place(text: str, named: bool) -> None:
+    """ "sur" introduces much besides a place: only a town near the listing is the place of
+    work. A capitalised name after it still makes the text no silent one (what it names may
+    be a place the gazetteer lacks: "sur Garche", a quarter of Thionville); "Sur le" names
+    nothing."""
+    found = place_of_work(text, gazetteer.resolve("69 - LYON"))
+    assert found.place is None
+    assert found.named is named
+
+
+def test_two_towns_stated_are_two_places_however_close() -> None:
+    """A campaign states each commune of a suburb: Aucamville and Fonbeauzard lie 1 km apart."""
+    aucamville = gazetteer.resolve("31 - AUCAMVILLE")
+    fonbeauzard = gazetteer.resolve("31 - FONBEAUZARD")
+    assert aucamville is not None and fonbeauzard is not None
+    assert not same_place(aucamville, fonbeauzard)
+    assert same_place(aucamville, aucamville)

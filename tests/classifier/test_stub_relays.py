@@ -1,0 +1,88 @@
+"""Stub relays: `stub_names_title` (FEATURE_VERSION 19) and the training transformations
+that teach it (`classifier.stub_relays`)."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from classifier import mutations, stub_relays, variants
+from classifier.features import FEATURE_NAMES, pair_features
+from classifier.fields import extract_fields
+from indexer.text import normalise_title
+from tests.classifier.postings import DEVELOPER_FR, NURSE_EN
+
+FR = variants.Context(language="fr")
+EN = variants.Context(language="en")
+DONORS = mutations.Donors(
+    locations=("07 - PRIVAS", "07 - ANNONAY"),
+    titles=("Chef de projet informatique (H/F)", "Technicien support (H/F)"),
+    employers=(),
+)
+
+
+def _feature(a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
+    row = dict(zip(FEATURE_NAMES, pair_features(a, b), strict=True))
+    return float(row["stub_names_title"])
+
+
+AD = {
+    "id": "ad",
+    "title": "Commercial(e) vente menuiserie aluminium (H/F)",
+    "company": "RG Aluminium",
+    "location": "07 - JOYEUSE",
+    "description": (
+        "L'entreprise RG Aluminium, spécialisée dans la menuiserie aluminium et les projets "
+        "d'aménagement personnalisés, recherche un(e) commercial(e) motivé(e) pour renforcer "
+        "son équipe. Vous prospectez une clientèle de particuliers et de professionnels."
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("stub", "value"),
+    [
+        ("En bref : Commercial(e) vente menuiserie aluminium, Relation client, Autonomie", 1.0),
+        ("Commercial(e) vente menuiserie aluminium H/F | Permis B", 1.0),
+        ("En bref : Poseur menuiserie aluminium, Relation client, Autonomie", 0.0),
+    ],
+)
+def test_a_stub_names_the_other_s_title_or_another(stub: str, value: float) -> None:
+    relay = {"id": "relay", "title": "Assistant commercial", "description": stub}
+    assert _feature(AD, relay) == value
+    assert _feature(relay, AD) == value  # symmetric
+
+
+def test_no_stub_no_value() -> None:
+    """Two ordinary ads: the feature is unknown, not "names another title"."""
+    assert math.isnan(_feature(AD, {**AD, "id": "b", "title": "Poseur (H/F)"}))
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize(("ad", "ctx"), [(DEVELOPER_FR, FR), (NURSE_EN, EN)])
+def test_a_relay_is_a_stub_naming_the_ad_s_title(
+    seed: int, ad: dict[str, object], ctx: variants.Context
+) -> None:
+    relay = stub_relays.relay(ad, random.Random(seed), ctx)
+    assert normalise_title(str(ad["title"])) in extract_fields(relay).stub_phrases
+    assert _feature(ad, relay) == 1.0
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_another_role_s_stub_names_another_title(seed: int) -> None:
+    other = stub_relays.other_role(DEVELOPER_FR, random.Random(seed), FR, DONORS)
+    assert other is not None
+    assert _feature(DEVELOPER_FR, other) == 0.0
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_another_site_s_stub_is_listed_elsewhere(seed: int) -> None:
+    ad = {**DEVELOPER_FR, "location": "07 - AUBENAS"}
+    other = stub_relays.other_site(ad, random.Random(seed), FR, DONORS)
+    assert other is not None
+    assert other["location"] in DONORS.locations
+    assert extract_fields(other).stub_phrases
