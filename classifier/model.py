@@ -165,9 +165,15 @@ class LightGBMScorer:
             if not posting.document:
                 raise ValueError(f"posting {posting.id}: fields not memoised and no document")
             if isinstance(posting, PreparedPosting):
-                found = extract_fields(posting.document, posting.reading)
+                found = extract_fields(
+                    posting.document, posting.reading, index_title_key=posting.title_key
+                )
             else:
-                found = extract_fields(posting.document, known_language=posting.language)
+                found = extract_fields(
+                    posting.document,
+                    known_language=posting.language,
+                    index_title_key=posting.block_key.partition("|")[2],
+                )
             if remember:
                 self._fields.put(key, found)
         return found

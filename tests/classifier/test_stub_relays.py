@@ -13,6 +13,8 @@ import pytest
 from classifier import mutations, stub_relays, variants
 from classifier.features import FEATURE_NAMES, pair_features
 from classifier.fields import extract_fields
+from indexer.minhash import SketchParams
+from indexer.prepare import prepare_document, to_stored
 from indexer.text import normalise_title
 from tests.classifier.postings import DEVELOPER_FR, NURSE_EN
 
@@ -86,3 +88,27 @@ def test_another_site_s_stub_is_listed_elsewhere(seed: int) -> None:
     assert other is not None
     assert other["location"] in DONORS.locations
     assert extract_fields(other).stub_phrases
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Commercial(e) vente menuiserie aluminium (H/F)",
+        "PrÃ©parateur / PrÃ©paratrice (H/F)",  # a feed that mis-decoded the title
+        "Pflegefachkraft (m/w/d) - Teilzeit",
+        "Ménagère/ménager à domicile (H/F)",  # both genders: the fields' own key folds them
+        "",
+    ],
+)
+def test_the_title_key_the_index_gives_is_the_one_extraction_reads(title: str) -> None:
+    """The /dedup path hands `extract_fields` the title key a prepared posting has (and a
+    stored one's block key holds) instead of normalising the title again; the feature must
+    read what training read (`extract_fields` of the document alone), a title a feed
+    mis-decoded included, whose index key is not the repaired title's."""
+    document = {**AD, "title": title}
+    prepared = prepare_document(document, SketchParams())
+    stored = to_stored(prepared, "c-1").block_key.partition("|")[2]
+    plain = extract_fields(document).index_title_key
+    given = extract_fields(document, prepared.reading, index_title_key=prepared.title_key)
+    assert given.index_title_key == plain
+    assert extract_fields(document, index_title_key=stored).index_title_key == plain
