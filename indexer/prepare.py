@@ -82,7 +82,7 @@ class PreparedPosting:
         return [
             *self.band_keys,
             *self.lookup_keys,
-            *stub_search_keys(self.bare_title, self.stub_phrases),
+            *stub_search_keys(self.bare_title, self.stub_phrases, self.title_key),
         ]
 
     @property
@@ -95,7 +95,7 @@ class PreparedPosting:
         return [
             *self.band_keys,
             *self.lookup_keys,
-            *stub_index_keys(self.bare_title, self.stub_phrases),
+            *stub_index_keys(self.bare_title, self.stub_phrases, self.title_key),
             *stored_keys(self.anchors),
         ]
 

@@ -68,20 +68,31 @@ def stub_phrases(description: str) -> tuple[str, ...]:
     return tuple(phrases)
 
 
-def index_keys(bare: str, phrases: Iterable[str]) -> list[int]:
-    """The keys a posting is indexed under: the title key of its bare title, and the
+def index_keys(bare: str, phrases: Iterable[str], title_key: str = "") -> list[int]:
+    """The keys a posting is indexed under: the title key of its bare title (and of its
+    whole title key, when the bare title dropped a place from it: see `_titles`), and the
     named-title key of each of its stub phrases."""
-    keys = [signed_hash(_TITLE_PREFIX + bare)] if bare else []
+    keys = [signed_hash(_TITLE_PREFIX + title) for title in _titles(bare, title_key)]
     keys += [signed_hash(_NAMED_PREFIX + phrase) for phrase in phrases]
     return keys
 
 
-def search_keys(bare: str, phrases: Iterable[str]) -> list[int]:
-    """The keys a posting searches with: the named-title key of its bare title (which only
-    stubs naming it are indexed under), and the title key of each of its stub phrases."""
-    keys = [signed_hash(_NAMED_PREFIX + bare)] if bare else []
+def search_keys(bare: str, phrases: Iterable[str], title_key: str = "") -> list[int]:
+    """The keys a posting searches with: the named-title key of its bare title and whole
+    title key (which only stubs naming it are indexed under), and the title key of each of
+    its stub phrases."""
+    keys = [signed_hash(_NAMED_PREFIX + title) for title in _titles(bare, title_key)]
     keys += [signed_hash(_TITLE_PREFIX + phrase) for phrase in phrases]
     return keys
+
+
+def _titles(bare: str, title_key: str) -> list[str]:
+    """The bare title, and the title key when it differs. A stub copies the board's title
+    as written, its town included ("En bref : Directeur de magasin Dourdan, ..."), while
+    the ad's bare title has lost the town of its listing ("directeur de magasin"): keyed by
+    the bare title alone, 3 of the 100 relays of `bench/robustness.py --limit 100 --seed 13
+    --families teaser_relay` that the classifier accepts were never candidates."""
+    return [t for t in dict.fromkeys((bare, title_key)) if t]
 
 
 def names_title(phrases: Iterable[str], *titles: str) -> bool:

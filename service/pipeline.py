@@ -561,7 +561,7 @@ class Deduplicator:
         full = other if other.document else self.store.get_posting(other.id)
         description = full.document.get("description") if full is not None else None
         return isinstance(description, str) and stub_keys.names_title(
-            stub_keys.stub_phrases(description), prepared.bare_title
+            stub_keys.stub_phrases(description), prepared.bare_title, prepared.title_key
         )
 
     def _candidate_query(self, prepared: PreparedPosting) -> CandidateQuery:

@@ -60,6 +60,40 @@ def test_a_stub_naming_the_ad_s_title_finds_the_ad_either_way(
     assert candidate_ids(decision) == [first["id"]]
 
 
+TOWN_AD = {
+    **AD,
+    "id": "board-3",
+    "title": "Directeur de magasin Dourdan (H/F)",
+    "location": "91 - DOURDAN",
+}
+TOWN_STUB = {
+    **STUB,
+    "id": "relay-3",
+    "title": "Directeur / Directrice de magasin de grande distribution",
+    "location": "91 - DOURDAN",
+    "description": "En bref : Directeur de magasin Dourdan, de la marge, Autonomie",
+}
+
+
+def test_a_title_naming_its_town_is_keyed_with_the_town_too() -> None:
+    """The ad's bare title drops the town of its listing ("directeur de magasin"); the
+    stub copies the title as written, town included."""
+    ad, stub = prepare_document(TOWN_AD, PARAMS), prepare_document(TOWN_STUB, PARAMS)
+    assert ad.bare_title == "directeur de magasin"
+    assert set(stub.search_keys) & set(ad.index_keys)
+    assert set(ad.search_keys) & set(stub.index_keys)
+
+
+@pytest.mark.parametrize("order", [(TOWN_AD, TOWN_STUB), (TOWN_STUB, TOWN_AD)])
+def test_a_stub_naming_the_title_with_its_town_finds_the_ad_either_way(
+    overlap_client: TestClient, order: tuple[dict[str, Any], dict[str, Any]]
+) -> None:
+    first, second = order
+    dedup(overlap_client, first)
+
+    assert candidate_ids(dedup(overlap_client, second)) == [first["id"]]
+
+
 @pytest.mark.parametrize("order", ["stub first", "ad first"])
 def test_a_stub_naming_another_title_finds_nothing(overlap_client: TestClient, order: str) -> None:
     """The employer's other ad at the same place: the stub names a title it does not have."""

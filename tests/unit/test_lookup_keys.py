@@ -169,7 +169,7 @@ def test_the_company_title_key_needs_a_distinctive_word_and_a_title() -> None:
 
 def test_lookup_keys_never_equal_band_keys() -> None:
     full = prepared(DATA_ENGINEER_FULL)
-    stub = stub_search_keys(full.bare_title, full.stub_phrases)
+    stub = stub_search_keys(full.bare_title, full.stub_phrases, full.title_key)
     assert not set(full.lookup_keys) & set(full.band_keys)
     assert not set(stub) & {*full.band_keys, *full.lookup_keys}
     assert full.search_keys == [*full.band_keys, *full.lookup_keys, *stub]
