@@ -13,7 +13,8 @@ a board's ad, a campaign's titles naming each town, re-posts weeks later, transl
 applied to REAL ads: NHS Jobs 2020 (English), EURES 2025 (ten languages) and three French
 corpora (France Travail, Pôle emploi partner boards, Google for Jobs). Hard negatives are
 made the same way: the same text at another town, another grade or contract, one employer's
-template for another role, a snippet holding only the employer's intro.
+template for another role, a snippet holding only the employer's intro, another ad of the
+same title whose text shares almost nothing.
 
 Each family pairs an original ad (side a) with its transformed copy (side b); up to --limit
 pairs per family and corpus group (NHS, EURES, French), drawn with a seeded random.Random from
@@ -687,6 +688,11 @@ def title_words(title: str) -> frozenset[str]:
     return frozenset(w for w in fold(title).split() if len(w) > 1 and w not in ("h", "f"))
 
 
+def bare_title(title: str) -> frozenset[str]:
+    """A title's words without its gender marker: "Peintre (H/F)" and "Peintre H/F" alike."""
+    return title_words(_GENDER.sub(" ", title))
+
+
 def different_titles(a: str, b: str) -> bool:
     x, y = title_words(a), title_words(b)
     return bool(x and y) and len(x & y) / len(x | y) < 0.5
@@ -721,18 +727,21 @@ class Context:
     by_employer: dict[str, list[Ad]] = field(default_factory=dict)
     by_area: dict[tuple[str, str], list[Ad]] = field(default_factory=dict)
     shared_intros: dict[str, list[str]] = field(default_factory=dict)
+    by_title: dict[tuple[str, frozenset[str]], list[Ad]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, ads: Sequence[Ad], gaz: Gazetteer, mt: dict[str, dict[str, str]]) -> Context:
         ctx = cls(gaz, mt)
         employers: dict[str, list[Ad]] = defaultdict(list)
         areas: dict[tuple[str, str], list[Ad]] = defaultdict(list)
+        titles: dict[tuple[str, frozenset[str]], list[Ad]] = defaultdict(list)
         for ad in ads:
             if ad.company:
                 employers[ad.employer].append(ad)
+                titles[(ad.group, bare_title(ad.title))].append(ad)
             if ad.town and ad.location:
                 areas[(ad.corpus, ad.country)].append(ad)
-        ctx.by_employer, ctx.by_area = dict(employers), dict(areas)
+        ctx.by_employer, ctx.by_area, ctx.by_title = dict(employers), dict(areas), dict(titles)
         return ctx
 
     def others(self, ad: Ad) -> list[Ad]:
@@ -1240,6 +1249,32 @@ def neighbour_town(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     return Built(a, near(ad, rng, b), (ad,))
 
 
+def same_title_other_text(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
+    """Another real ad under the same title, its text sharing almost nothing (shingle
+    Jaccard < 0.1), of any employer: two households' "Garde d'enfant à domicile (H/F)" under
+    "Particulier Employeur", two municipalities' "Visuomenės sveikatos specialistas". An
+    index puts such ads side by side (one employer's by its company and title, another's by
+    the title alone when one ad is short enough to be a job centre's stub); only the text
+    tells them apart. Both ads name their employer, and one side has at most 80 words: a
+    short text is where a model can mistake another ad for a relay (when both were longer,
+    7cd3bc9c34da joined 1 of 300 at --limit 100 --seed 7, by `evaluate`)."""
+    if not ad.company:
+        return None
+    title = bare_title(ad.title)
+    words = len(ad.description.split())
+    others = [
+        o
+        for o in ctx.by_title.get((ad.group, title), [])
+        if o.uid != ad.uid
+        and min(words, len(o.description.split())) <= 80
+        and jaccard(ad.shingles, o.shingles) < 0.1
+    ]
+    if not others or not title:
+        return None
+    other = rng.choice(others)
+    return Built(ad.posting(), near(ad, rng, other.posting(source="bench_board")), (ad, other))
+
+
 def _template_partner(ad: Ad, ctx: Context, rng: random.Random) -> Ad | None:
     others = [
         o
@@ -1363,6 +1398,7 @@ FAMILIES = (
     Family("other_grade_or_contract", "not_duplicate", other_grade_or_contract),
     Family("neighbour_town", "not_duplicate", neighbour_town),
     Family("intro_only_snippet", "not_duplicate", intro_only_snippet),
+    Family("same_title_other_text", "not_duplicate", same_title_other_text),
 )
 
 
