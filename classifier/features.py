@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -44,7 +44,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 19
+FEATURE_VERSION = 20
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -87,6 +87,8 @@ FEATURE_VERSION = 19
 #     other side's title (`indexer.stub_keys`): a job centre's relay against another title;
 #     stated_place_agrees also reads French "sur <town near the listing>" ("Garde d'enfant
 #     CDI (H/F) sur Muret"), after the other cues.
+# 20: a stub naming the other side's title is compared by that title in the title features
+#     (`_as_named`): the job centre's label over its "En bref : <title>, ..." is no retitle.
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -244,7 +246,7 @@ def feature_row(a: PostingFields, b: PostingFields, sim: TextSimilarity) -> list
     """The features of one pair, in `FEATURE_NAMES` order."""
     row = (
         _text_features(a, b, sim)
-        + _title_features(a, b)
+        + _title_features(_as_named(a, b), _as_named(b, a))
         + _marker_features(a, b)
         + _company_features(a, b)
         + _location_features(a, b)
@@ -389,6 +391,29 @@ def _title_features(a: PostingFields, b: PostingFields) -> list[float]:
         _label_names_title(a, b, plain_a, plain_b),
         _stub_names_title(a, b),
     ]
+
+
+def _as_named(stub: PostingFields, other: PostingFields) -> PostingFields:
+    """`stub` with `other`'s title when `stub` is a stub one of whose phrases is that title
+    (`indexer.stub_keys`), else `stub` unchanged.
+
+    A job centre's stub states the board's title in its text ("En bref : Serveur / Serveuse
+    pour la saison d'été, 3 coupures, ...") under its own occupation label ("Serveur /
+    Serveuse de restaurant"). Compared by the label, the titles read as two roles, and the
+    title features outweighed `stub_names_title`: 17 of 100 relays scored under the
+    threshold with model 7cd3bc9c34da (`bench/robustness.py --limit 100 --seed 13`), 14 of
+    them with `stub_names_title` 1. The stub's phrases
+    stay, so `stub_names_title` still reads the title it named."""
+    if not stub.stub_phrases or not names_title(
+        stub.stub_phrases, other.index_title_key, other.title_key
+    ):
+        return stub
+    return replace(
+        stub,
+        title_key=other.title_key,
+        title_tokens=other.title_tokens,
+        title_label_words=other.title_label_words,
+    )
 
 
 def _stub_names_title(a: PostingFields, b: PostingFields) -> float:

@@ -15,6 +15,8 @@ Families (the `kind` of a pair), with the labelling rule of each:
   carries, where that label is not already its title (French ads; `RELABELLED`).
 - `mut_*`: an ad made into another vacancy (`mutations`), then re-posted like positives.
 - `boilerplate`: two ads of one employer padded with the same boilerplate; `random`: easy.
+- `other_text_same_title`: an ad against another real ad of the same normalised title whose
+  text shares almost nothing, of any employer (`SAME_TITLE_SHARE`).
 Cosmetic re-posting is applied to both labels at the same rates, so "was transformed" is no
 evidence of duplication; only the vacancy-defining fields are.
 """
@@ -37,6 +39,8 @@ from classifier.fields import PostingFields, extract_fields
 from classifier.lexicon import ENGAGEMENT, STRONG_CONTRACT
 from indexer.minhash import estimate_jaccard, overlap_from_jaccard
 from indexer.prepare import PreparedPosting
+from indexer.stub_keys import stub_phrases
+from indexer.text import normalise_title, tokenize
 
 logger = logging.getLogger(__name__)
 
@@ -90,6 +94,18 @@ STUB_SHARE = 0.04
 """Stub relays (`classifier.stub_relays`) per synthetic positive, and as many stubs of
 another vacancy (another title of the employer, or the title at another site): the habit
 of 55 of the 1,450 Pôle emploi partner ads."""
+SAME_TITLE_SHARE = 0.04
+"""Ads against another ad of the same title with almost no shared text
+(`Synthesiser._other_text_same_title`), per synthetic positive, half of them with a short
+side. The stub relays teach that a short text under one title may relay an ad whose
+words it barely shares; the index proposes every posting of a title to a stub
+(`indexer.stub_keys`), so the trees must also see short ads of one title that are two
+vacancies: with stub relays alone (model 7cd3bc9c34da) two households' "Garde d'enfant à
+domicile (H/F)" ads of 60 and 38 words scored 0.714, and 17 of 373 short EURES pairs of this
+kind were joined against 7 before."""
+SAME_TITLE_MAX_JACCARD = 0.1
+"""Word-trigram Jaccard under which two texts of one title are read as two vacancies."""
+SHORT_WORDS = 80
 MAX_PER_EXACT_GROUP = 30
 
 
@@ -230,6 +246,16 @@ _CONTACT = re.compile(r"@|https?:|www\.|\d[\d ()-]{7,}\d")
 duplicate pair two conflicting phone numbers."""
 
 
+def _trigram_jaccard(a: str, b: str) -> float:
+    """Jaccard of two texts' word trigrams (`indexer.text.tokenize`)."""
+    grams = [
+        {tuple(words[i : i + 3]) for i in range(max(len(words) - 2, 1))}
+        for words in (tokenize(a), tokenize(b))
+    ]
+    union = grams[0] | grams[1]
+    return len(grams[0] & grams[1]) / len(union) if union else 1.0
+
+
 def _close(x: float, y: float) -> bool:
     return abs(x - y) <= 0.02 * max(abs(x), abs(y))
 
@@ -293,6 +319,7 @@ class Synthesiser:
             pairs.append(RawPair(padded, other_padded, 0, "boilerplate", ad, other, False))
         pairs += self._intro_snippets(plan.boilerplate // 2)
         pairs += self._stubs(round(plan.positives * STUB_SHARE))
+        pairs += self._other_text_same_title(round(plan.positives * SAME_TITLE_SHARE))
         for _ in range(plan.random):
             ad, other = rng.sample(self.ads, k=2)
             pairs.append(RawPair(ad.document, other.document, 0, "random", ad, other, False))
@@ -345,6 +372,44 @@ class Synthesiser:
             if other is not None:
                 made.append(RawPair(ad.document, other, 0, kind, ad, stub=True))
                 negatives += 1
+        return made
+
+    def _other_text_same_title(self, count: int) -> list[RawPair]:
+        """`count` ads against another ad of the same normalised title whose text shares
+        almost nothing (`SAME_TITLE_MAX_JACCARD`), every other one drawn from ads of at most
+        `SHORT_WORDS` words (see `SAME_TITLE_SHARE`).
+
+        Of any employer: another employer's ad of the title is the pair a title key proposes
+        to a stub, and the employer's own is the pair its (company, title) block proposes
+        (two households under "Particulier Employeur"; in gold-dev every pair of one
+        employer and title whose word-trigram Jaccard is under 0.3 is two vacancies). Both
+        ads name their employer (an ad without one is its own split group) and neither is a
+        stub: a stub of one title may be the other ad's relay."""
+        rng = self.rng
+        by_title: dict[str, list[Ad]] = defaultdict(list)
+        for ad in self.ads:
+            if ad.document.get("company") and not stub_phrases(str(ad.document["description"])):
+                by_title[normalise_title(str(ad.document["title"]))].append(ad)
+        by_title.pop("", None)
+        partners = {
+            id(ad): [other for other in ads if other is not ad]
+            for ads in by_title.values()
+            for ad in ads
+        }
+        pool = [ad for ad in self.ads if partners.get(id(ad))]
+        short = [ad for ad in pool if len(str(ad.document["description"]).split()) <= SHORT_WORDS]
+        made: list[RawPair] = []
+        for attempt in range(count * 3):
+            if len(made) >= count or not pool:
+                break
+            ad = rng.choice(short if short and attempt % 2 else pool)
+            other = rng.choice(partners[id(ad)])
+            text_a, text_b = (str(x.document["description"]) for x in (ad, other))
+            if _trigram_jaccard(text_a, text_b) >= SAME_TITLE_MAX_JACCARD:
+                continue
+            made.append(
+                RawPair(ad.document, other.document, 0, "other_text_same_title", ad, other, False)
+            )
         return made
 
     def _intro_snippets(self, count: int) -> list[RawPair]:

@@ -171,6 +171,47 @@ def test_synthesiser_is_reproducible_and_labels_both_classes() -> None:
     assert len(labels) >= 45 + stubs
 
 
+def _household(number: int, text: str, title: str = "Garde d'enfant à domicile (H/F)") -> Ad:
+    document = {
+        "id": f"h{number}",
+        "title": title,
+        "company": "Particulier Employeur",
+        "location": "59 - LILLE",
+        "description": text,
+    }
+    return Ad(document, "fr:particulier employeur", "fr")
+
+
+_HOUSEHOLDS = [
+    "Bonjour, nous sommes deux parents et cherchons une personne de confiance pour récupérer "
+    "nos enfants de deux et six ans à l'école le soir, quatre jours par semaine, jusqu'à "
+    "notre retour vers vingt heures. Merci aux personnes intéressées.",
+    "Bonjour, bientôt parents, nous recherchons une assistante maternelle agréée pour notre "
+    "futur petit garçon à compter de juin, près de la mairie, horaires de bureau, contrat "
+    "sur dix mois avec congés payés.",
+    "Nous cherchons pour la rentrée une étudiante disponible le mercredi et pendant les "
+    "vacances scolaires pour garder trois enfants, faire les devoirs et préparer le repas "
+    "du soir dans notre maison avec jardin.",
+]
+
+
+def test_other_text_under_the_same_title_is_another_vacancy() -> None:
+    """Two households' short ads under one title and one placeholder employer share almost
+    no text: another vacancy, labelled 0. Ads of another title, a stub (a relay of the
+    other ad, maybe) and the same text are never paired so."""
+    ads = [_household(i, text) for i, text in enumerate(_HOUSEHOLDS)]
+    ads.append(_household(7, "En bref : Garde d'enfant à domicile, Autonomie"))  # a stub
+    ads.append(_household(8, _HOUSEHOLDS[0], "Femme de ménage (H/F)"))
+    ads.append(_household(9, _HOUSEHOLDS[0]))  # the first ad again
+    made = Synthesiser(ads, random.Random(2))._other_text_same_title(30)
+    assert made
+    for pair in made:
+        assert (pair.label, pair.kind) == (0, "other_text_same_title")
+        assert pair.first["title"] == pair.second["title"] == "Garde d'enfant à domicile (H/F)"
+        assert pair.first["description"] != pair.second["description"]
+        assert not {pair.first["id"], pair.second["id"]} & {"h7", "h8"}
+
+
 _OTHER_EMPLOYER = """
 import json, random
 from classifier import mutations

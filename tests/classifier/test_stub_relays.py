@@ -1,5 +1,6 @@
-"""Stub relays: `stub_names_title` (FEATURE_VERSION 19) and the training transformations
-that teach it (`classifier.stub_relays`)."""
+"""Stub relays: `stub_names_title` (FEATURE_VERSION 19), the title a stub names read as its
+title (FEATURE_VERSION 20), and the training transformations that teach them
+(`classifier.stub_relays`)."""
 
 from __future__ import annotations
 
@@ -57,6 +58,30 @@ def test_a_stub_names_the_other_s_title_or_another(stub: str, value: float) -> N
     relay = {"id": "relay", "title": "Assistant commercial", "description": stub}
     assert _feature(AD, relay) == value
     assert _feature(relay, AD) == value  # symmetric
+
+
+def _titles(a: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[float, float]:
+    row = dict(zip(FEATURE_NAMES, pair_features(a, b), strict=True))
+    return float(row["title_equal"]), float(row["title_token_set_ratio"])
+
+
+def test_a_stub_is_compared_by_the_title_it_names() -> None:
+    """The job centre's label over a stub ("Assistant commercial") is not the board's
+    title; the title the stub names is, so the title features read the two as one title.
+    A stub naming another title keeps its own, and so does an ordinary short ad."""
+    relay = {
+        "id": "relay",
+        "title": "Assistant commercial",
+        "description": "En bref : Commercial(e) vente menuiserie aluminium, Relation client",
+    }
+    assert _titles(AD, relay) == (1.0, 1.0)
+    assert _titles(relay, AD) == (1.0, 1.0)
+    other = {**relay, "description": "En bref : Poseur menuiserie aluminium, Relation client"}
+    plain = {**AD, "id": "b", "title": "Assistant commercial"}  # not a stub
+    for unnamed in (other, plain):
+        equal, ratio = _titles(AD, unnamed)
+        assert equal == 0.0
+        assert ratio < 1.0
 
 
 def test_no_stub_no_value() -> None:

@@ -68,7 +68,8 @@ def test_titles_with_the_same_words_have_nothing_to_look_for() -> None:
         ),
         (
             "Rejoignez notre équipe d'aide à domicile : auxiliaire de vie, vous accompagnez des "
-            "personnes âgées au quotidien, aide au repas et à la toilette. CDI à temps partiel.",
+            "personnes âgées au quotidien, aide au repas et à la toilette. CDI à temps partiel. "
+            "Poste à pourvoir dès que possible.",  # over 30 words: no stub (`stub_keys`)
             "Auxiliaire de vie (H/F)",
             "Aide à domicile",  # "aide" (stem "aid") is a word of the text
             "Comptable",
