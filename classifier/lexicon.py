@@ -259,6 +259,12 @@ when both state it with incompatible values (a CDI against a CDD, full time agai
 bank against permanent). A dimension stated on one side only is unknown, not a conflict: boards
 add "- Full Time" or "(CDI)" to a title, and a truncated re-post loses the sentence naming the
 contract. "permanent" also states the engagement (an employee, not a bank or agency worker)."""
+GENDER_MARKER = re.compile(
+    r"\s*[(\[]?\b(?:h\s*/\s*f|f\s*/\s*h|m\s*/\s*w\s*/\s*d|m\s*/\s*f)\b[)\]]?", re.I
+)
+"""The common gender markers of a title as written ("(H/F)", "F/H", "m/w/d"), with the
+space before them: what training removes from a title it copies into a text.
+`indexer.text.normalise_title` removes every form, but it also normalises the rest."""
 ENGAGEMENT = frozenset({"bank", "locum", "agency", "freelance", "volunteer"})
 """Markers that name another pool of work even when the other side is silent: "Bank Staff
 Nurse" is the bank version of "Staff Nurse" (gold-dev labels it another vacancy), whereas an

@@ -21,6 +21,7 @@ import random
 import re
 
 from classifier import board_habits, mutations
+from classifier.lexicon import GENDER_MARKER
 from classifier.variants import Context, Posting
 
 LEADS: dict[str, tuple[str, ...]] = {
@@ -63,9 +64,6 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
 the stub lists phrases of the ad's own text only)."""
 
 _CHUNKS = re.compile(r"[,;:()•·\n.!?]|\s[-–]\s")
-_GENDER = re.compile(
-    r"\s*[(\[]?\b(?:h\s*/\s*f|f\s*/\s*h|m\s*/\s*w\s*/\s*d|m\s*/\s*f)\b[)\]]?", re.I
-)
 
 
 def own_phrases(text: str) -> list[str]:
@@ -87,7 +85,7 @@ def stub(posting: Posting, rng: random.Random, ctx: Context, named: str) -> Post
     and the company is dropped two times in three."""
     language = ctx.language if ctx.language in LEADS else ""
     if rng.random() < 0.5:
-        named = _GENDER.sub("", named).strip(" -")
+        named = GENDER_MARKER.sub("", named).strip(" -")
     phrases = own_phrases(str(posting.get("description") or ""))
     items = rng.sample(phrases, min(len(phrases), rng.randint(1, 3)))
     generic = KEYWORDS.get(language, ())

@@ -103,6 +103,24 @@ def test_other_neighbour_town_moves_an_ad_stating_no_place_nearby() -> None:
     assert mutations.other_neighbour_town(titled, random.Random(1), DONORS) is None
 
 
+def test_other_role_fills_the_template_in() -> None:
+    """Another role on the employer's template names that role where the text named the
+    first one, whatever the case and gender marker; a text that never named its title
+    stays as it was."""
+    donors = mutations.Donors(locations=[], titles=["Data Engineer (H/F)"], employers=[])
+    pair = mutations.other_role(DEVELOPER_FR, random.Random(0), donors)
+    assert pair is not None
+    first, second = pair
+    assert first == DEVELOPER_FR
+    assert second["title"] == "Data Engineer (H/F)"
+    assert "un Data Engineer pour" in second["description"]
+    assert "développeur python" not in second["description"].lower()
+    silent = {**DEVELOPER_FR, "title": "Ingénieur logiciel F/H"}
+    pair = mutations.other_role(silent, random.Random(0), donors)
+    assert pair is not None
+    assert pair[1]["description"] == DEVELOPER_FR["description"]
+
+
 def test_other_grade_moves_the_band_everywhere() -> None:
     pair = mutations.other_grade(NURSE_EN, random.Random(0), DONORS)
     assert pair is not None
