@@ -87,9 +87,14 @@ read the label as one too: 0.35 of the French ads re-titled with their label
 (`bench/robustness.py --families occupation_title`) scored as duplicates. Only ads whose
 label differs from their title are relayed (`board_habits.relabelled_title`), and a
 mutation that changes the title drops the label from both sides
-(`board_habits.without_occupation`): with 0.5 instead of 0.25 the relays gained (0.711 →
+(`board_habits.without_occupation`). With 0.5 instead of 0.25 the relays gained (0.711 →
 0.771 of that family) but campaign towns and two trades of one shop joined (gold-dev
-precision 1.000 → 0.917)."""
+precision 1.000 → 0.917). Tried again once `other_role` named its own role
+(`mutations.other_role`, model 0cd49e288975): gold-dev held and the relays went 0.787 →
+0.834 (`bench/robustness.py --limit 400 --seed 11`), but the real exports gained wrong
+pairs: a bakery's "Boulanger" and "Pâtissier" on one text, one training centre's two
+subjects, one text's dental nurse posts at Plymouth, Exeter and Truro, "Staff Nurse - Ward 6"
+and "- Ward 7"."""
 STUB_SHARE = 0.04
 """Stub relays (`classifier.stub_relays`) per synthetic positive, and as many stubs of
 another vacancy (another title of the employer, or the title at another site): the habit
