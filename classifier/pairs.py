@@ -39,6 +39,7 @@ from classifier.fields import PostingFields, extract_fields
 from classifier.lexicon import ENGAGEMENT, STRONG_CONTRACT
 from indexer.minhash import estimate_jaccard, overlap_from_jaccard
 from indexer.prepare import PreparedPosting
+from indexer.shingles import word_ngram_hashes
 from indexer.stub_keys import stub_phrases
 from indexer.text import normalise_title, tokenize
 
@@ -252,11 +253,9 @@ duplicate pair two conflicting phone numbers."""
 
 
 def _trigram_jaccard(a: str, b: str) -> float:
-    """Jaccard of two texts' word trigrams (`indexer.text.tokenize`)."""
-    grams = [
-        {tuple(words[i : i + 3]) for i in range(max(len(words) - 2, 1))}
-        for words in (tokenize(a), tokenize(b))
-    ]
+    """Jaccard of two texts' word trigrams (`indexer.shingles.word_ngram_hashes` over
+    `indexer.text.tokenize`: a text of fewer than three words is one shingle)."""
+    grams = [set(word_ngram_hashes(tokenize(text), 3).tolist()) for text in (a, b)]
     union = grams[0] | grams[1]
     return len(grams[0] & grams[1]) / len(union) if union else 1.0
 
