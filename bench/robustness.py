@@ -728,6 +728,7 @@ class Context:
     by_area: dict[tuple[str, str], list[Ad]] = field(default_factory=dict)
     shared_intros: dict[str, list[str]] = field(default_factory=dict)
     by_title: dict[tuple[str, frozenset[str]], list[Ad]] = field(default_factory=dict)
+    small_communes: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, ads: Sequence[Ad], gaz: Gazetteer, mt: dict[str, dict[str, str]]) -> Context:
@@ -742,6 +743,7 @@ class Context:
             if ad.town and ad.location:
                 areas[(ad.corpus, ad.country)].append(ad)
         ctx.by_employer, ctx.by_area, ctx.by_title = dict(employers), dict(areas), dict(titles)
+        ctx.small_communes = small_commune_listings(ads, gaz)
         return ctx
 
     def others(self, ad: Ad) -> list[Ad]:
@@ -1081,6 +1083,55 @@ def nearby_commune(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     return repost(ad, rng, location=rng.choice(options[:10]).name)
 
 
+_FT_LISTING = re.compile(r"^(\d[\dAB]) - (.+)$")
+
+
+def small_commune_listings(ads: Sequence[Ad], gaz: Gazetteer) -> dict[str, list[str]]:
+    """The job centre's listings ("07 - LYAS") of communes that no town of the bench's
+    gazetteer (cities1000) bears, by département number, sorted: real small communes."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for ad in ads:
+        match = _FT_LISTING.match(ad.location or "")
+        if match is None or ad.town is not None:
+            continue
+        dept = departement(match[1])
+        name = match[2].strip()
+        if dept is None or fold(dept[0]) in fold(name) or _a_town(gaz, name):
+            continue
+        if re.search(r"[()\d]|\bet\b", name):
+            continue  # "Ardèche Drome et Isère", "LYON 03": areas and districts, not communes
+        found[match[1]].add(ad.location or "")
+    return {dept: sorted(names) for dept, names in sorted(found.items())}
+
+
+def _a_town(gaz: Gazetteer, name: str) -> bool:
+    """Whether a job centre's commune name is a town of the gazetteer written its way: "ST"
+    for Saint, the article dropped ("Voulte-sur-Rhône" for La Voulte-sur-Rhône)."""
+    bare = re.sub(r"\bSTE\b", "Sainte", re.sub(r"\bST\b", "Saint", name, flags=re.I), flags=re.I)
+    return any(
+        gaz.find("FR", f"{article}{bare}") is not None
+        for article in ("", "La ", "Le ", "Les ", "L'")
+    )
+
+
+def small_commune(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
+    """The job centre's ad whose text states its town listed again under a commune of the
+    same département too small for a gazetteer of towns over 1,000 inhabitants, text
+    unchanged. Seen in `../shared/data`: Appel Médical's radiographer for an establishment
+    "situé à PRIVAS" under 20 communes of Ardèche, 12 of them such (Lyas, Pranles, Rompon);
+    SEPR's English trainer, "Poste basé à Annonay", under Annonay and Gravières. Only where
+    the stated town lies in the listing's département, as in those."""
+    match = _FT_LISTING.match(ad.location or "")
+    town = stated_town(ad, ctx)
+    dept = departement(match[1]) if match else None
+    if match is None or town is None or dept is None or fold(town.county) != fold(dept[0]):
+        return None  # a town stated across the border (Valence for Guilherand-Granges)
+    options = [c for c in ctx.small_communes.get(match[1], []) if c != ad.location]
+    if not options:
+        return None
+    return repost(ad, rng, location=rng.choice(options))
+
+
 def titled_town_nearby(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     """The ad whose title names its own town listed by another board under a town 3-20 km
     away, title and text unchanged: the place of work is in the title, the listing is a
@@ -1391,6 +1442,7 @@ FAMILIES = (
     Family("town_titled_campaign", "duplicate", town_titled_campaign),
     Family("nearby_commune", "duplicate", nearby_commune),
     Family("titled_town_nearby", "duplicate", titled_town_nearby),
+    Family("small_commune", "duplicate", small_commune, ("fr",)),
     Family("occupation_title", "duplicate", occupation_title, ("fr",)),
     Family("teaser_relay", "duplicate", teaser_relay, ("fr",)),
     Family("campaign_towns", "not_duplicate", campaign_towns),

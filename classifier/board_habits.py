@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import random
 import re
+from collections import defaultdict
+from collections.abc import Iterable
 
 from classifier import gazetteer
 from classifier.fields import description_markers
@@ -217,16 +219,43 @@ NEARBY_KM = (3.0, 20.0)
 1-21 km in the French corpora's listings)."""
 
 
+SMALL_COMMUNE_SHARE = 0.3
+"""Share of `nearby_commune`'s listings under a commune the gazetteer lacks, where the
+corpora list one in the stated place's département: 246 of the French boards' 3,305 ads
+are listed so ("07 - LYAS"), in 35 départements."""
+
+
+def small_communes(postings: Iterable[Posting]) -> dict[str, tuple[str, ...]]:
+    """The listings of `postings` that name a commune too small for the gazetteer under its
+    département ("07 - LYAS": cities1000 holds no commune under 1,000 inhabitants), by the
+    département's key, sorted: what `nearby_commune` lists a vacancy under, as job centres
+    list theirs."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for posting in postings:
+        location = str(posting.get("location") or "")
+        place = gazetteer.resolve(location)
+        if place is not None and place.unresolved and place.level == "admin2":
+            found[place.key].add(location)
+    return {key: tuple(sorted(names)) for key, names in sorted(found.items())}
+
+
 def nearby_commune(posting: Posting, rng: random.Random, ctx: Context) -> Posting:
     """The vacancy listed under a commune near the place of work its text states ("basée sur
     Bussy Saint Georges" listed under Noisiel, Villevaudé or Gretz-Armainvilliers): a board's
     geocoder, or one listing per commune around the site. Only for a text that states its
-    place of work near its own listing; the text is unchanged."""
+    place of work near its own listing; the text is unchanged. Sometimes
+    (`SMALL_COMMUNE_SHARE`) the commune is one the gazetteer lacks, named under the stated
+    place's département (`Context.small_communes`): Appel Médical's radiographer "situé à
+    PRIVAS" is listed under Lyas, Pranles and Rompon, whose place is only "Ardèche"."""
     text = str(posting.get("description") or "")
-    field = gazetteer.resolve(str(posting.get("location") or ""))
+    location = str(posting.get("location") or "")
+    field = gazetteer.resolve(location)
     stated = place_of_work(text, field, title=str(posting.get("title") or "")).place
     if stated is None:
         return posting
+    small = [c for c in ctx.small_communes.get(stated.admin2 or "", ()) if c != location]
+    if small and rng.random() < SMALL_COMMUNE_SHARE:
+        return {**posting, "location": rng.choice(small)}
     options = gazetteer.towns_near(stated, *NEARBY_KM)
     if not options:
         return posting

@@ -44,7 +44,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 20
+FEATURE_VERSION = 21
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -89,6 +89,9 @@ FEATURE_VERSION = 20
 #     CDI (H/F) sur Muret"), after the other cues.
 # 20: a stub naming the other side's title is compared by that title in the title features
 #     (`_as_named`): the job centre's label over its "En bref : <title>, ..." is no retitle.
+# 21: a town the text states is kept as the place of work under a listing of a commune the
+#     gazetteer lacks, named under the département holding the town ("07 - LYAS" for an
+#     establishment "situé à PRIVAS"; `stated_place.near_listing`).
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (

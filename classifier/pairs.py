@@ -279,6 +279,7 @@ class Synthesiser:
         for ad in self.ads:
             self.by_group[ad.group].append(ad)
         self.counter = itertools.count()
+        self.small_communes = board_habits.small_communes(ad.document for ad in self.ads)
 
     def build(self, plan: PairPlan) -> list[RawPair]:
         """All synthetic pairs of `plan`, in a reproducible order."""
@@ -468,7 +469,11 @@ class Synthesiser:
             paragraphs = [
                 p for p in (parts[:1] + parts[-1:]) if 40 < len(p) < 1200 and not _CONTACT.search(p)
             ]
-        return variants.Context(language=ad.language, employer_paragraphs=paragraphs)
+        return variants.Context(
+            language=ad.language,
+            employer_paragraphs=paragraphs,
+            small_communes=self.small_communes,
+        )
 
     def _donors(self, ad: Ad) -> mutations.Donors:
         siblings = self.by_group[ad.group]

@@ -80,6 +80,21 @@ def near(a: gazetteer.Place, b: gazetteer.Place) -> bool:
     return _within(a, b, RADIUS_KM)
 
 
+def near_listing(place: gazetteer.Place, listing: gazetteer.Place) -> bool:
+    """Whether a place a text states may be where the ad is listed: `near`, or the listing
+    is a commune the gazetteer lacks (cities1000 has no commune under 1,000 inhabitants,
+    two thirds of France's), named under the département that holds `place` ("07 - LYAS"
+    for an establishment "situé à PRIVAS"). Such a listing has no coordinates, so only its
+    département can be checked; a stated town outside it is still another site. Seen in
+    `../shared/data`: Appel Médical's radiographer "(basé à privas)" under 20 communes of
+    Ardèche, 12 of them too small for the gazetteer, whose ads read as 2 places where the
+    resolved communes' read as one."""
+    if near(place, listing):
+        return True
+    unknown_commune = bool(listing.unresolved) and listing.level == "admin2"
+    return unknown_commune and listing.key in place.within and place.level in LEVELS
+
+
 SAME_KM = 2.0
 """Two stated places this close are one (a town and its quarter written two ways)."""
 
@@ -131,7 +146,7 @@ def place_of_work(
     not mean ("Location: Band 5") or one of several sites the text lists. When the text
     gives no such place, the place its `title` names (`title_place`)."""
     found = statement(text, words, field)
-    if found.place is not None and (field is None or near(found.place, field)):
+    if found.place is not None and (field is None or near_listing(found.place, field)):
         return found._replace(named=True)
     titled = title_place(title, field) if title else None
     if titled is not None:

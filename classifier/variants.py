@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
@@ -105,6 +105,9 @@ class Context:
 
     language: str = "en"
     employer_paragraphs: Sequence[str] = field(default_factory=tuple)
+    small_communes: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    """Real listings of communes the gazetteer lacks ("07 - LYAS"), by the key of the
+    département they are named under (`board_habits.small_communes`)."""
 
 
 Transform = Callable[[Posting, random.Random, Context], Posting]

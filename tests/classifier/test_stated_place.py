@@ -92,6 +92,27 @@ def test_near_holds_containment_and_short_distances_only() -> None:
     assert not near(paris, lyon)
 
 
+PRIVAS = "Notre client est un établissement médical situé à PRIVAS, offrant des soins."
+
+
+def test_a_stated_town_holds_for_a_commune_the_gazetteer_lacks_in_its_departement() -> None:
+    lyas = gazetteer.resolve("07 - LYAS")  # 600 inhabitants: not in cities1000
+    assert lyas is not None and lyas.unresolved == "lyas" and lyas.level == "admin2"
+    found = place_of_work(PRIVAS, lyas)
+    assert found.place is not None and found.place.name == "Privas"
+    # another département's small commune: the stated town is another site, as before
+    elsewhere = gazetteer.resolve("26 - MONTCLAR SUR GERVANNE")
+    assert elsewhere is not None and elsewhere.unresolved
+    assert place_of_work(PRIVAS, elsewhere).place is None
+
+
+def test_two_small_communes_listing_one_stated_town_agree() -> None:
+    assert _agrees(PRIVAS, "07 - LYAS", PRIVAS, "07 - PRANLES") == 1.0
+    assert _agrees(PRIVAS, "07 - LYAS", PRIVAS, "07 - PRIVAS") == 1.0
+    aubenas = PRIVAS.replace("PRIVAS", "AUBENAS")
+    assert _agrees(PRIVAS, "07 - LYAS", aubenas, "07 - PRANLES") == 0.0
+
+
 def _agrees(text_a: str, loc_a: str, text_b: str, loc_b: str) -> float:
     a = {"id": "a", "title": "Data analyst", "description": text_a, "location": loc_a}
     b = {**a, "id": "b", "description": text_b, "location": loc_b}
@@ -145,6 +166,25 @@ def test_the_training_habit_lists_the_vacancy_near_its_stated_place() -> None:
     assert bussy and listed and (gazetteer.distance_km(bussy, listed) or 99) <= 20
     plain = {**posting, "description": "Vous analysez les ventes."}
     assert nearby_commune(plain, random.Random(3), Context(language="fr")) == plain
+
+
+def test_the_training_habit_lists_some_vacancies_under_small_communes() -> None:
+    import random
+
+    from classifier.board_habits import small_communes
+
+    listings = ["07 - LYAS", "07 - PRANLES", "07 - PRIVAS", "26 - MONTCLAR SUR GERVANNE", "Leeds"]
+    small = small_communes({"location": where} for where in listings)
+    ardeche = gazetteer.resolve("Ardèche")
+    assert ardeche is not None and ardeche.key in small
+    assert small[ardeche.key] == ("07 - LYAS", "07 - PRANLES")  # Privas is in the gazetteer
+    posting = {"id": "x", "title": "Radiologie", "description": PRIVAS, "location": "07 - PRIVAS"}
+    ctx = Context(language="fr", small_communes=small)
+    moved = {nearby_commune(posting, random.Random(seed), ctx)["location"] for seed in range(40)}
+    assert {"07 - LYAS", "07 - PRANLES"} <= moved  # and gazetteer towns near Privas
+    resolved = [gazetteer.resolve(listing) for listing in moved]
+    assert any(place is not None and not place.unresolved for place in resolved)
+    assert "26 - MONTCLAR SUR GERVANNE" not in moved
 
 
 # -- the place a title names (FEATURE_VERSION 16) --------------------------------------------
