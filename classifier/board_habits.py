@@ -221,8 +221,8 @@ NEARBY_KM = (3.0, 20.0)
 
 SMALL_COMMUNE_SHARE = 0.3
 """Share of `nearby_commune`'s listings under a commune the gazetteer lacks, where the
-corpora list one in the stated place's département: 246 of the French boards' 3,305 ads
-are listed so ("07 - LYAS"), in 35 départements."""
+corpora list one in the stated place's département: 414 of the French boards' 3,305 ads
+are listed so ("07 - LYAS"), under 246 such listings in 35 départements."""
 
 
 def small_communes(postings: Iterable[Posting]) -> dict[str, tuple[str, ...]]:
