@@ -1118,7 +1118,7 @@ def small_commune(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     """The job centre's ad whose text states its town listed again under a commune of the
     same département too small for a gazetteer of towns over 1,000 inhabitants, text
     unchanged. Seen in `../shared/data`: Appel Médical's radiographer for an establishment
-    "situé à PRIVAS" under 20 communes of Ardèche, 12 of them such (Lyas, Pranles, Rompon);
+    "situé à PRIVAS" under 20 communes of Ardèche, 10 of them such (Lyas, Pranles, Rompon);
     SEPR's English trainer, "Poste basé à Annonay", under Annonay and Gravières. Only where
     the stated town lies in the listing's département, as in those."""
     match = _FT_LISTING.match(ad.location or "")

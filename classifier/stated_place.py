@@ -87,7 +87,7 @@ def near_listing(place: gazetteer.Place, listing: gazetteer.Place) -> bool:
     for an establishment "situé à PRIVAS"). Such a listing has no coordinates, so only its
     département can be checked; a stated town outside it is still another site. Seen in
     `../shared/data`: Appel Médical's radiographer "(basé à privas)" under 20 communes of
-    Ardèche, 12 of them too small for the gazetteer, whose ads read as 2 places where the
+    Ardèche, 10 of them too small for the gazetteer, whose ads read as 2 places where the
     resolved communes' read as one."""
     if near(place, listing):
         return True
