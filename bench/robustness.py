@@ -494,9 +494,13 @@ def load_eures(data: Path, gaz: Gazetteer) -> tuple[list[Ad], dict[str, dict[str
     return ads, mt
 
 
+_FT_LISTING = re.compile(r"^(\d[\dAB])\s*-\s*(.+)$")
+"""The job centre's listing: département number, then the commune ("07 - ANNONAY")."""
+
+
 def _french_place(location: str, gaz: Gazetteer) -> tuple[str | None, Town | None, tuple[str, ...]]:
     """'07 - ANNONAY' / 'Malakoff' → (town as written, gazetteer town, regions)."""
-    match = re.match(r"^(\d[\dAB])\s*-\s*(.+)$", location)
+    match = _FT_LISTING.match(location)
     if match:
         dept = departement(match[1])
         name = re.sub(r"\s+\d+$", "", match[2]).strip()
@@ -1081,9 +1085,6 @@ def nearby_commune(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     if not options:
         return None
     return repost(ad, rng, location=rng.choice(options[:10]).name)
-
-
-_FT_LISTING = re.compile(r"^(\d[\dAB]) - (.+)$")
 
 
 def small_commune_listings(ads: Sequence[Ad], gaz: Gazetteer) -> dict[str, list[str]]:

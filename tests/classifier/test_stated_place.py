@@ -106,8 +106,16 @@ def test_a_stated_town_holds_for_a_commune_the_gazetteer_lacks_in_its_departemen
     assert place_of_work(PRIVAS, elsewhere).place is None
 
 
+@pytest.mark.parametrize("listing", ["07 - LYAS", "Lyas 07000", "07000 Lyas"])
+def test_a_small_commune_written_with_its_postcode_holds_too(listing: str) -> None:
+    # the job centre's "NN - COMMUNE" and the other boards' postcode forms resolve alike
+    found = place_of_work(PRIVAS, gazetteer.resolve(listing))
+    assert found.place is not None and found.place.name == "Privas"
+
+
 def test_two_small_communes_listing_one_stated_town_agree() -> None:
     assert _agrees(PRIVAS, "07 - LYAS", PRIVAS, "07 - PRANLES") == 1.0
+    assert _agrees(PRIVAS, "07000 Lyas", PRIVAS, "Pranles 07000") == 1.0
     assert _agrees(PRIVAS, "07 - LYAS", PRIVAS, "07 - PRIVAS") == 1.0
     aubenas = PRIVAS.replace("PRIVAS", "AUBENAS")
     assert _agrees(PRIVAS, "07 - LYAS", aubenas, "07 - PRANLES") == 0.0
