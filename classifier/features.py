@@ -33,7 +33,7 @@ from classifier.anchors import shared_anchors
 from classifier.cover_sentences import COVER, kept_share
 from classifier.fields import PostingFields, extract_fields
 from classifier.gender_forms import one_gender
-from classifier.lexicon import CONTRACT_DIMENSIONS, ENGAGEMENT
+from classifier.lexicon import CONTRACT_DIMENSIONS, ENGAGEMENT, STRONG_CONTRACT
 from classifier.scoring import Candidate
 from classifier.stated_place import near, same_place
 from classifier.stems import stem_words
@@ -44,7 +44,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 21
+FEATURE_VERSION = 22
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -92,6 +92,9 @@ FEATURE_VERSION = 21
 # 21: a town the text states is kept as the place of work under a listing of a commune the
 #     gazetteer lacks, named under the département holding the town ("07 - LYAS" for an
 #     establishment "situé à PRIVAS"; `stated_place.near_listing`).
+# 22: a contract dimension one side reads from a text that the other copy's own title
+#     contradicts with a weak marker is one-sided, not a conflict (`_text_voided`: "Data
+#     Scientist - Temps plein" on a text offering "formules de travail à temps partiel").
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -712,16 +715,18 @@ def _dimensions(title: frozenset[str], text: frozenset[str]) -> dict[str, set[st
     """Contract dimension → the values a posting states, its title first: a title says what
     this ad is ("Staff Nurse - Fixed Term") where its text may describe the employer's usual
     terms, so the text speaks only for dimensions the title leaves open."""
-    stated: dict[str, set[str]] = {}
-    for markers, overrides in ((title, True), (text, False)):
-        found: dict[str, set[str]] = {}
-        for marker in markers:
-            for dimension in CONTRACT_DIMENSIONS.get(marker, ()):
-                found.setdefault(dimension, set()).add(marker)
-        for dimension, values in found.items():
-            if overrides or dimension not in stated:
-                stated[dimension] = values
+    stated = _by_dimension(text)
+    stated.update(_by_dimension(title))
     return stated
+
+
+def _by_dimension(markers: frozenset[str]) -> dict[str, set[str]]:
+    """Contract dimension → the markers of `markers` stating it."""
+    found: dict[str, set[str]] = {}
+    for marker in markers:
+        for dimension in CONTRACT_DIMENSIONS.get(marker, ()):
+            found.setdefault(dimension, set()).add(marker)
+    return found
 
 
 def contract_comparison(a: PostingFields, b: PostingFields) -> tuple[float, float]:
@@ -729,12 +734,51 @@ def contract_comparison(a: PostingFields, b: PostingFields) -> tuple[float, floa
     (see `_dimensions`): conflict is 1 when some dimension is stated on both sides with no
     value in common (CDI / CDD), 0 when every dimension stated on both sides agrees, NaN
     when none is stated on both; one-sided counts the dimensions only one side states (an
-    unknown, which re-posts produce by adding "- Full Time" or losing a sentence)."""
+    unknown, which re-posts produce by adding "- Full Time" or losing a sentence).
+
+    A dimension one side reads from a text that the other side's own title contradicts
+    (`_text_voided`) counts as one-sided: the two texts say the same, so the difference is
+    a title word on one side against a text that speaks of something else there."""
     stated_a = _dimensions(a.title_contract, a.description_contract)
     stated_b = _dimensions(b.title_contract, b.description_contract)
     both = stated_a.keys() & stated_b.keys()
-    conflict = float(any(stated_a[d].isdisjoint(stated_b[d]) for d in both)) if both else NAN
-    return conflict, float(len(stated_a.keys() ^ stated_b.keys()))
+    voided = {d for d in both if _text_voided(a, b, d) or _text_voided(b, a, d)}
+    judged = both - voided
+    conflict = float(any(stated_a[d].isdisjoint(stated_b[d]) for d in judged)) if judged else NAN
+    return conflict, float(len(stated_a.keys() ^ stated_b.keys()) + len(voided))
+
+
+def _text_voided(titled: PostingFields, other: PostingFields, dimension: str) -> bool:
+    """Whether `other`'s text reading of `dimension` is void against `titled`: `titled`'s
+    title states it with weak markers only (not `lexicon.STRONG_CONTRACT`) that contradict
+    `titled`'s own text, and `other`, whose title is silent there, reads from its text what
+    that text reads. A text names terms that are not the post's: "des formules de travail
+    à temps partiel" among the benefits, "Maternity leave at 3 months full pay", "would
+    consider part-time hours". A board that appends its own field ("- Temps plein",
+    "(Permanent)") to such an ad makes the copy contradict its own text, and the title
+    against the other copy's text read as another contract (0.05 for "Data Scientist" /
+    "Data Scientist - Temps plein" on one text, model 47043a83727e). A strong title marker
+    (fixed term, bank, locum) against its own text stays a conflict: that is how the fixed
+    or bank version of a post reuses the substantive post's text. The two texts must be one
+    (`SAME_TEXT_SHARE`)."""
+    title = _by_dimension(titled.title_contract).get(dimension)
+    own_text = _by_dimension(titled.description_contract).get(dimension)
+    if not title or not own_text or title & STRONG_CONTRACT or not title.isdisjoint(own_text):
+        return False
+    if dimension in _by_dimension(other.title_contract):
+        return False
+    other_text = _by_dimension(other.description_contract).get(dimension)
+    if not other_text or own_text.isdisjoint(other_text):
+        return False
+    smaller = min(titled.shingles.size, other.shingles.size)
+    shared = shared_count(titled.shingles, other.shingles)
+    return smaller > 0 and shared >= SAME_TEXT_SHARE * smaller
+
+
+SAME_TEXT_SHARE = 0.5
+"""Share of the shorter text's 3-grams the other must hold for `_text_voided` to read the
+two as one text (a copy, a snippet or a first half of it): another text stating those
+terms ("Poste à temps partiel, 24 heures par semaine") states them of its own post."""
 
 
 def _cover_one_sided_full(a: PostingFields, b: PostingFields) -> float:

@@ -105,6 +105,29 @@ def test_contracts_stated_on_both_sides_conflict_or_agree() -> None:
     assert _features(full, _copy(full, id="f2"))["contract_conflict"] == 0.0
 
 
+BENEFIT_PART_TIME = (
+    "Nous recrutons un développeur Python pour notre équipe produit à Lyon. Vous concevez "
+    "nos services et les déployez. Avantages : mutuelle, des formules de travail à temps "
+    "partiel, 14 RTT."
+)
+
+
+def test_a_title_against_its_own_text_leaves_the_other_copy_of_that_text_unknown() -> None:
+    ad = _copy(DEVELOPER_FR, title="Data Scientist", description=BENEFIT_PART_TIME)
+    relayed = _copy(ad, id="r", title="Data Scientist - Temps plein")
+    f = _features(ad, relayed)
+    assert math.isnan(f["contract_conflict"])  # "temps partiel" is a benefit of the text
+    assert f["contract_one_sided"] == 1.0
+    other_text = _copy(ad, id="o", description="Poste à temps partiel, 24 heures par semaine.")
+    assert _features(other_text, relayed)["contract_conflict"] == 1.0  # another text's terms
+
+
+def test_a_strong_title_marker_against_its_own_text_stays_a_conflict() -> None:
+    permanent = _copy(NURSE_EN, description="This is a permanent post. " * 4)
+    fixed = _copy(permanent, id="f", title="Staff Nurse - Fixed Term")
+    assert _features(permanent, fixed)["contract_conflict"] == 1.0
+
+
 def test_pay_spread_over_thirteen_months_is_not_a_fixed_term() -> None:
     text = "Rémunération : 42 000 € brut annuel sur 13 mois. Poste en CDI."
     cdi = _copy(DEVELOPER_FR, description=text)
