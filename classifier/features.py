@@ -44,7 +44,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 22
+FEATURE_VERSION = 23
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -95,6 +95,8 @@ FEATURE_VERSION = 22
 # 22: a contract dimension one side reads from a text that the other copy's own title
 #     contradicts with a weak marker is one-sided, not a conflict (`_text_voided`: "Data
 #     Scientist - Temps plein" on a text offering "formules de travail à temps partiel").
+# 23: ... only if the titled copy's text holds no number the other lacks (an employer's edit
+#     to other terms, "22 hours per week", is no board's copy).
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -760,7 +762,10 @@ def _text_voided(titled: PostingFields, other: PostingFields, dimension: str) ->
     "Data Scientist - Temps plein" on one text, model 47043a83727e). A strong title marker
     (fixed term, bank, locum) against its own text stays a conflict: that is how the fixed
     or bank version of a post reuses the substantive post's text. The two texts must be one
-    (`SAME_TEXT_SHARE`)."""
+    (`SAME_TEXT_SHARE`), and the titled copy's text must hold no number the other lacks: an
+    employer that re-advertises a post as part time edits its text ("Flexible hours" ->
+    "22 hours per week", Spire's pre-assessment nurse at Methley Park, 99.5% of the text
+    kept) and states other terms on both sides, where a board's copy adds nothing to it."""
     title = _by_dimension(titled.title_contract).get(dimension)
     own_text = _by_dimension(titled.description_contract).get(dimension)
     if not title or not own_text or title & STRONG_CONTRACT or not title.isdisjoint(own_text):
@@ -770,6 +775,8 @@ def _text_voided(titled: PostingFields, other: PostingFields, dimension: str) ->
     other_text = _by_dimension(other.description_contract).get(dimension)
     if not other_text or own_text.isdisjoint(other_text):
         return False
+    if not titled.description_numbers <= other.description_numbers:
+        return False  # the titled copy's text was edited: "22 hours per week" written in
     smaller = min(titled.shingles.size, other.shingles.size)
     shared = shared_count(titled.shingles, other.shingles)
     return smaller > 0 and shared >= SAME_TEXT_SHARE * smaller

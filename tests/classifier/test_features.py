@@ -122,6 +122,15 @@ def test_a_title_against_its_own_text_leaves_the_other_copy_of_that_text_unknown
     assert _features(other_text, relayed)["contract_conflict"] == 1.0  # another text's terms
 
 
+def test_a_text_edited_to_other_terms_under_a_contract_title_stays_a_conflict() -> None:
+    full = _copy(NURSE_EN, description="Flexible working hours full time, no nights. " * 4)
+    edited = full["description"].replace("no nights.", "no nights, 22 hours per week.", 1)
+    part = _copy(full, id="p", title="Part-time Staff Nurse", description=edited)
+    assert _features(full, part)["contract_conflict"] == 1.0
+    unedited = _copy(full, id="u", title="Part-time Staff Nurse")
+    assert math.isnan(_features(full, unedited)["contract_conflict"])
+
+
 def test_a_strong_title_marker_against_its_own_text_stays_a_conflict() -> None:
     permanent = _copy(NURSE_EN, description="This is a permanent post. " * 4)
     fixed = _copy(permanent, id="f", title="Staff Nurse - Fixed Term")
