@@ -713,13 +713,24 @@ def _match(a: frozenset[str], b: frozenset[str]) -> float:
     return 0.0 if a.isdisjoint(b) else 1.0
 
 
-def _dimensions(title: frozenset[str], text: frozenset[str]) -> dict[str, set[str]]:
-    """Contract dimension → the values a posting states, its title first: a title says what
-    this ad is ("Staff Nurse - Fixed Term") where its text may describe the employer's usual
-    terms, so the text speaks only for dimensions the title leaves open."""
-    stated = _by_dimension(text)
-    stated.update(_by_dimension(title))
-    return stated
+@dataclass(frozen=True)
+class _Terms:
+    """One posting's contract markers by dimension (`lexicon.CONTRACT_DIMENSIONS`), from its
+    title and from its text, read once per compared pair."""
+
+    title: dict[str, set[str]]
+    text: dict[str, set[str]]
+
+    @property
+    def stated(self) -> dict[str, set[str]]:
+        """What the posting states, its title first: a title says what this ad is ("Staff
+        Nurse - Fixed Term") where its text may describe the employer's usual terms, so the
+        text speaks only for dimensions the title leaves open."""
+        return {**self.text, **self.title}
+
+
+def _terms(fields: PostingFields) -> _Terms:
+    return _Terms(_by_dimension(fields.title_contract), _by_dimension(fields.description_contract))
 
 
 def _by_dimension(markers: frozenset[str]) -> dict[str, set[str]]:
@@ -733,7 +744,7 @@ def _by_dimension(markers: frozenset[str]) -> dict[str, set[str]]:
 
 def contract_comparison(a: PostingFields, b: PostingFields) -> tuple[float, float]:
     """(conflict, one-sided) over the contract dimensions of `lexicon.CONTRACT_DIMENSIONS`
-    (see `_dimensions`): conflict is 1 when some dimension is stated on both sides with no
+    (see `_Terms.stated`): conflict is 1 when some dimension is stated on both sides with no
     value in common (CDI / CDD), 0 when every dimension stated on both sides agrees, NaN
     when none is stated on both; one-sided counts the dimensions only one side states (an
     unknown, which re-posts produce by adding "- Full Time" or losing a sentence).
@@ -741,39 +752,43 @@ def contract_comparison(a: PostingFields, b: PostingFields) -> tuple[float, floa
     A dimension one side reads from a text that the other side's own title contradicts
     (`_text_voided`) counts as one-sided: the two texts say the same, so the difference is
     a title word on one side against a text that speaks of something else there."""
-    stated_a = _dimensions(a.title_contract, a.description_contract)
-    stated_b = _dimensions(b.title_contract, b.description_contract)
+    terms_a, terms_b = _terms(a), _terms(b)
+    stated_a, stated_b = terms_a.stated, terms_b.stated
     both = stated_a.keys() & stated_b.keys()
-    voided = {d for d in both if _text_voided(a, b, d) or _text_voided(b, a, d)}
+    voided = {
+        d
+        for d in both
+        if _text_voided(a, terms_a, b, terms_b, d) or _text_voided(b, terms_b, a, terms_a, d)
+    }
     judged = both - voided
     conflict = float(any(stated_a[d].isdisjoint(stated_b[d]) for d in judged)) if judged else NAN
     return conflict, float(len(stated_a.keys() ^ stated_b.keys()) + len(voided))
 
 
-def _text_voided(titled: PostingFields, other: PostingFields, dimension: str) -> bool:
-    """Whether `other`'s text reading of `dimension` is void against `titled`: `titled`'s
-    title states it with weak markers only (not `lexicon.STRONG_CONTRACT`) that contradict
-    `titled`'s own text, and `other`, whose title is silent there, reads from its text what
-    that text reads. A text names terms that are not the post's: "des formules de travail
-    à temps partiel" among the benefits, "Maternity leave at 3 months full pay", "would
-    consider part-time hours". A board that appends its own field ("- Temps plein",
-    "(Permanent)") to such an ad makes the copy contradict its own text, and the title
-    against the other copy's text read as another contract (0.05 for "Data Scientist" /
-    "Data Scientist - Temps plein" on one text, model 47043a83727e). A strong title marker
-    (fixed term, bank, locum) against its own text stays a conflict: that is how the fixed
-    or bank version of a post reuses the substantive post's text. The two texts must be one
-    (`SAME_TEXT_SHARE`), and the titled copy's text must hold no number the other lacks: an
-    employer that re-advertises a post as part time edits its text ("Flexible hours" ->
-    "22 hours per week", Spire's pre-assessment nurse at Methley Park, 99.5% of the text
-    kept) and states other terms on both sides, where a board's copy adds nothing to it."""
-    title = _by_dimension(titled.title_contract).get(dimension)
-    own_text = _by_dimension(titled.description_contract).get(dimension)
+def _text_voided(
+    titled: PostingFields, own: _Terms, other: PostingFields, others: _Terms, dimension: str
+) -> bool:
+    """Whether `other`'s text reading of `dimension` is void against `titled` (`own` and
+    `others` are their terms): `titled`'s title states it with weak markers only (not
+    `lexicon.STRONG_CONTRACT`) that contradict `titled`'s own text, and `other`, whose title
+    is silent there, reads from its text what that text reads. A text names terms that are
+    not the post's: "des formules de travail à temps partiel" among the benefits,
+    "Maternity leave at 3 months full pay", "would consider part-time hours". A board that
+    appends its own field ("- Temps plein", "(Permanent)") to such an ad makes the copy
+    contradict its own text, and the title against the other copy's text read as another
+    contract (0.05 for "Data Scientist" / "Data Scientist - Temps plein" on one text, model
+    47043a83727e). A strong title marker (fixed term, bank, locum) against its own text
+    stays a conflict: that is how the fixed or bank version of a post reuses the
+    substantive post's text. The two texts must be one (`SAME_TEXT_SHARE`), and the titled
+    copy's text must hold no number the other lacks: an employer that re-advertises a post
+    as part time edits its text ("Flexible hours" -> "22 hours per week", Spire's
+    pre-assessment nurse at Methley Park, 99.5% of the text kept) and states other terms on
+    both sides, where a board's copy adds nothing to it."""
+    title, own_text = own.title.get(dimension), own.text.get(dimension)
     if not title or not own_text or title & STRONG_CONTRACT or not title.isdisjoint(own_text):
         return False
-    if dimension in _by_dimension(other.title_contract):
-        return False
-    other_text = _by_dimension(other.description_contract).get(dimension)
-    if not other_text or own_text.isdisjoint(other_text):
+    other_text = others.text.get(dimension)
+    if dimension in others.title or not other_text or own_text.isdisjoint(other_text):
         return False
     if not titled.description_numbers <= other.description_numbers:
         return False  # the titled copy's text was edited: "22 hours per week" written in

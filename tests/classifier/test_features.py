@@ -105,18 +105,37 @@ def test_contracts_stated_on_both_sides_conflict_or_agree() -> None:
     assert _features(full, _copy(full, id="f2"))["contract_conflict"] == 0.0
 
 
-BENEFIT_PART_TIME = (
-    "Nous recrutons un développeur Python pour notre équipe produit à Lyon. Vous concevez "
-    "nos services et les déployez. Avantages : mutuelle, des formules de travail à temps "
-    "partiel, 14 RTT."
-)
+BENEFIT_TERMS = [
+    (  # a benefit, in French, under the board's "Temps plein"
+        "Data Scientist",
+        "Data Scientist - Temps plein",
+        "Nous recrutons un data scientist pour notre équipe produit à Lyon. Vous concevez nos "
+        "modèles et les déployez. Avantages : mutuelle, des formules de travail à temps "
+        "partiel, 14 RTT.",
+    ),
+    (  # an option, in English, under "- Full Time"
+        "Staff Nurse - Band 5",
+        "Staff Nurse - Band 5 - Full Time",
+        "Join our surgical ward team in Stevenage. You will care for patients before and "
+        "after surgery. We would consider applicants with a preference for part time hours.",
+    ),
+    (  # a benefit, in German, under "(Vollzeit)"
+        "Elektroingenieur (m/w/d)",
+        "Elektroingenieur (m/w/d) (Vollzeit)",
+        "Wir suchen einen Elektroingenieur für unsere Entwicklung in München. Sie planen "
+        "Schaltanlagen. Wir bieten flexible Arbeitszeiten und Teilzeit nach Absprache.",
+    ),
+]
 
 
-def test_a_title_against_its_own_text_leaves_the_other_copy_of_that_text_unknown() -> None:
-    ad = _copy(DEVELOPER_FR, title="Data Scientist", description=BENEFIT_PART_TIME)
-    relayed = _copy(ad, id="r", title="Data Scientist - Temps plein")
+@pytest.mark.parametrize(("title", "decorated", "text"), BENEFIT_TERMS)
+def test_a_title_against_its_own_text_leaves_the_other_copy_of_that_text_unknown(
+    title: str, decorated: str, text: str
+) -> None:
+    ad = _copy(DEVELOPER_FR, title=title, description=text)
+    relayed = _copy(ad, id="r", title=decorated)
     f = _features(ad, relayed)
-    assert math.isnan(f["contract_conflict"])  # "temps partiel" is a benefit of the text
+    assert math.isnan(f["contract_conflict"])  # the text's part time is not the post's
     assert f["contract_one_sided"] == 1.0
     other_text = _copy(ad, id="o", description="Poste à temps partiel, 24 heures par semaine.")
     assert _features(other_text, relayed)["contract_conflict"] == 1.0  # another text's terms
