@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 from classifier import gazetteer
 from classifier.fields import description_markers
-from classifier.stated_place import place_of_work
+from classifier.stated_place import listing_place
 from classifier.variants import BOILERPLATE, Context, Posting, paragraphs, town
 from indexer.text import fold_accents, normalise_title
 
@@ -249,8 +249,7 @@ def nearby_commune(posting: Posting, rng: random.Random, ctx: Context) -> Postin
     PRIVAS" is listed under Lyas, Pranles and Rompon, whose place is only "Ardèche"."""
     text = str(posting.get("description") or "")
     location = str(posting.get("location") or "")
-    field = gazetteer.resolve(location)
-    stated = place_of_work(text, field, title=str(posting.get("title") or "")).place
+    stated = listing_place(location, text, title=str(posting.get("title") or ""))[1].place
     if stated is None:
         return posting
     small = [c for c in ctx.small_communes.get(stated.admin2 or "", ()) if c != location]

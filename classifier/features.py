@@ -19,6 +19,7 @@ they differ" must not look like "one side has no salary".
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -38,13 +39,14 @@ from classifier.scoring import Candidate
 from classifier.stated_place import near, same_place
 from classifier.stems import stem_words
 from classifier.words import shared_count
+from indexer.anchor_words import transliterate
 from indexer.minhash import SketchParams, estimate_jaccard, overlap_from_jaccard
 from indexer.prepare import PreparedPosting, prepare_document
 from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 23
+FEATURE_VERSION = 24
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -97,6 +99,10 @@ FEATURE_VERSION = 23
 #     Scientist - Temps plein" on a text offering "formules de travail à temps partiel").
 # 23: ... only if the titled copy's text holds no number the other lacks (an employer's edit
 #     to other terms, "22 hours per week", is no board's copy).
+# 24: a bare listing name many towns bear ("Hook", "Rainham", "Saint-Vallier") is the
+#     namesake near the place the ad's own title or text states (`stated_place.
+#     listing_place`); company names in Cyrillic or Greek against Latin ones are compared
+#     transliterated (`_same_script`: "АУРУБИС БЪЛГАРИЯ АД" / "AURUBIS BULGARIA AD").
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -544,12 +550,32 @@ def _company_features(a: PostingFields, b: PostingFields) -> list[float]:
     named_elsewhere = max((x for x in named if not math.isnan(x)), default=NAN)
     if missing:
         return [NAN, NAN, missing, named_elsewhere]
+    key_a, key_b = _same_script(a.company_key, b.company_key)
     return [
-        float(a.company_key == b.company_key),
-        fuzz.token_set_ratio(a.company_key, b.company_key) / 100.0,
+        float(key_a == key_b),
+        fuzz.token_set_ratio(key_a, key_b) / 100.0,
         0.0,
         named_elsewhere,
     ]
+
+
+def _same_script(a: str, b: str) -> tuple[str, str]:
+    """Two names in one script: a Cyrillic or Greek name against a Latin one both in Latin
+    letters (`transliterate`, lower case), else as they are. A translated copy keeps the
+    employer's name but writes it in the reader's script ("АУРУБИС БЪЛГАРИЯ АД" / "AURUBIS
+    BULGARIA AD", "СЪРКЪЛС БЪЛГАРИЯ ЕООД" / "CIRCLES BULGARIA EOOD") as written
+    they share no letter, and the name reads as another employer's."""
+    if a == b:
+        return a, b
+    latin_a, latin_b = transliterate(a), transliterate(b)
+    if (latin_a == a) == (latin_b == b):
+        return a, b  # one script on both sides (or both transliterated: compare as written)
+    return _LATIN_MARKS.sub("", latin_a).lower(), _LATIN_MARKS.sub("", latin_b).lower()
+
+
+_LATIN_MARKS = re.compile(r"['`]")
+"""What `anyascii` writes for a hard or soft sign ("ъ", "ь"), which a transliteration by
+hand leaves out ("българия" → "b'lgariya" against "bulgaria")."""
 
 
 def _location_features(a: PostingFields, b: PostingFields) -> list[float]:

@@ -26,11 +26,11 @@ import xxhash
 from classifier import contacts
 from classifier import lexicon as lx
 from classifier.cover_sentences import COVER, cover_sentences
-from classifier.gazetteer import Place, resolve
+from classifier.gazetteer import Place
 from classifier.gender_forms import doubled_words, fold_gender_forms
 from classifier.places import location_parts
 from classifier.places import place_keys as place_keys  # re-exported: mutations uses it
-from classifier.stated_place import place_of_work
+from classifier.stated_place import listing_place
 from classifier.words import SHINGLE_SIZE, sorted_unique, trigram_hashes, words
 from indexer._kernels import layout_marks
 from indexer.language import stop_words
@@ -226,8 +226,7 @@ def extract_fields(
     pay = contacts.pay(salary_text, frozenset(words(salary_text)), text, token_set)
     shingles, middle = _shingles(tokens)
     description_contract = _scan(padded, token_set, description_table)
-    place = resolve(location)
-    statement = place_of_work(text, place, token_set, written_title)
+    place, statement = listing_place(location, text, token_set, written_title)
     return PostingFields(
         title_key=title_key,
         title_tokens=frozenset(title_key.split()) - _TITLE_STOPWORDS,

@@ -30,7 +30,7 @@ from classifier.gazetteer_data import BIG_TOWN, EUROPE, Index, build, norm
 from indexer.disk_cache import cached, fingerprint
 from indexer.text import repair_encoding
 
-__all__ = ["LEVELS", "Place", "distance_km", "norm", "relation", "resolve"]
+__all__ = ["LEVELS", "Place", "distance_km", "namesakes", "norm", "relation", "resolve"]
 
 LEVELS = ("district", "town", "admin2", "group2", "admin1", "group1", "country")
 """From the most specific: an arrondissement, a town, a département/county, a group of them
@@ -91,6 +91,28 @@ def resolve_near(name: str, field: Place | None) -> Place | None:
         if ranked:
             return min(ranked, key=lambda item: item[:2])[2]
     return resolve(name)
+
+
+def namesakes(location: str | None) -> list[Place]:
+    """The places a bare location name may be, ranked as `resolve` ranks them, when the
+    string is one name and nothing else ("Hook", "Rainham", "Saint-Vallier"): no postcode,
+    département prefix or second part to choose by, and several towns, districts or areas
+    bear it. Empty otherwise. A board's geocoder lists a vacancy under the bare name of a
+    commune; `resolve` takes the most populous namesake in the preferred countries, and
+    only what the ad itself states can tell which one the board meant
+    (`stated_place.listing_place`): Hook in Hampshire, not the larger Hook near Goole."""
+    if not location or not location.strip():
+        return []
+    text = repair_encoding(html.unescape(location.strip()))
+    if _DEPT_PREFIX.match(text) or _UK_POSTCODE.search(text) or _FR_POSTCODE.search(text):
+        return []
+    parts = [p for p in (norm(p) for p in _SPLIT.split(text)) if p]
+    if len(parts) != 1 or _ARRONDISSEMENT.match(parts[0]):
+        return []
+    options = [o for o in _options(parts[0]) if o.level != "country"]
+    if len(options) < 2:
+        return []
+    return sorted(options, key=lambda o: _rank(o, set(), False))[:_MAX_OPTIONS]
 
 
 def relation(a: Place | None, b: Place | None) -> str:

@@ -154,6 +154,31 @@ def place_of_work(
     return found if found.place is None else Statement(None, True, weak=found.weak)
 
 
+def listing_place(
+    location: str, text: str, words: frozenset[str] | None = None, title: str = ""
+) -> tuple[gazetteer.Place | None, Statement]:
+    """The place a listing names and the text's `place_of_work` under it. A bare name many
+    towns bear (`gazetteer.namesakes`: "Hook", "Rainham", "Saint-Vallier") is the namesake
+    near which the ad's own title or text states its place of work, when the one `resolve`
+    prefers has none near it: a geocoder lists "Occupational Therapist - Reablement -
+    Basingstoke" under "Hook" (Hampshire, 9 km; `resolve` prefers Hook in London) and an
+    ambulance service "based at Gillingham" under "Rainham" (Medway, not Havering). Read
+    under the wrong namesake, the stated place is dropped as far from the listing and two
+    copies of one vacancy read as towns 60 km apart. Namesakes are tried in `resolve`'s
+    order, so an ad stating nothing keeps `resolve`'s place."""
+    place = gazetteer.resolve(location)
+    found = place_of_work(text, place, words, title)
+    if found.place is not None:
+        return place, found
+    for option in gazetteer.namesakes(location):
+        if option.key == (place.key if place else None):
+            continue
+        stated = place_of_work(text, option, words, title)
+        if stated.place is not None:
+            return option, stated
+    return place, found
+
+
 _TITLE_PARTS = re.compile(r"\s[-–—:|]\s|[()\[\],;|/•]")
 """Where a title's parts end: a spaced dash, colon or bar, brackets, commas, slashes. A
 place name lies within one part ("Data Engineer CDI Paris 12ème - secteur Médias")."""

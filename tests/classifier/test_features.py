@@ -285,6 +285,25 @@ def test_agency_names_the_client() -> None:
     assert f["company_in_other_description"] == 1.0
 
 
+@pytest.mark.parametrize(
+    ("written", "transliterated"),
+    [
+        ("АУРУБИС БЪЛГАРИЯ АД", "AURUBIS BULGARIA AD"),
+        ("КЕРОС КЕРАМИКА ЕАД", "KEROS CERAMICS EAD"),
+        ("ΧΑΡΛΗΣ ΠΑΓΟΠΟΙΕΙΑ ΛΤΔ", "CHARLIS PAGOPOIEIA LTD"),
+    ],
+)
+def test_an_employer_written_in_another_script_is_the_same_name(
+    written: str, transliterated: str
+) -> None:
+    # a translated copy writes the employer's name in the reader's script
+    a = _copy(NURSE_EN, company=written)
+    b = _copy(NURSE_EN, id="b", company=transliterated)
+    assert _features(a, b)["company_ratio"] >= 0.7
+    other = _copy(NURSE_EN, id="c", company="Riverside Hospitals")
+    assert _features(a, other)["company_ratio"] < 0.5
+
+
 def test_candidate_matrix_matches_pair_features() -> None:
     params = SketchParams()
     query = prepare_document(NURSE_EN, params)

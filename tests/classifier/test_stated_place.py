@@ -340,3 +340,43 @@ def test_two_towns_stated_are_two_places_however_close() -> None:
     assert aucamville is not None and fonbeauzard is not None
     assert not same_place(aucamville, fonbeauzard)
     assert same_place(aucamville, aucamville)
+
+
+def test_a_bare_name_many_towns_bear_has_namesakes_and_a_qualified_one_has_none() -> None:
+    assert {p.admin2 for p in gazetteer.namesakes("Hook")} >= {
+        "GB/2/england/hampshire",
+        "GB/2/england/greater london",
+    }
+    # a second part, a postcode or a département prefix already says which one is meant
+    for listing in ("Hook, Hampshire", "Rainham, ME8 7PL", "26 - ST VALLIER", "Basingstoke"):
+        assert gazetteer.namesakes(listing) == []
+
+
+@pytest.mark.parametrize(
+    ("title", "text", "listing", "county"),
+    [
+        # the title names the town: "Hook" is the Hampshire one, 9 km from Basingstoke
+        ("Occupational Therapist - Basingstoke", "You will join our team.", "Hook", "hampshire"),
+        # the text states it: "Rainham" is the Medway one, beside Gillingham
+        ("Ambulance Driver", "The post is based at Gillingham.", "Rainham", "medway"),
+        ("Auxiliaire de vie (H/F) à ANNONAY", "Vous aidez.", "Saint-Vallier", "drome"),
+    ],
+)
+def test_a_bare_listing_is_the_namesake_near_the_place_the_ad_states(
+    title: str, text: str, listing: str, county: str
+) -> None:
+    preferred = gazetteer.resolve(listing)
+    assert preferred is not None and not (preferred.admin2 or "").endswith(county)
+    fields = extract_fields({"title": title, "description": text, "location": listing})
+    assert fields.place is not None and (fields.place.admin2 or "").endswith(county)
+    assert fields.stated_place is not None
+
+
+def test_a_bare_listing_stating_nothing_keeps_the_preferred_namesake() -> None:
+    fields = extract_fields({"title": "Nurse", "description": "Join us.", "location": "Hook"})
+    assert fields.place == gazetteer.resolve("Hook")
+
+
+def test_two_boards_listing_a_titled_vacancy_under_a_namesake_commune_agree() -> None:
+    title = "Occupational Therapist - Reablement - Basingstoke"
+    assert _titled_agrees(title, "Basingstoke, RG24 8AG", title, "Hook") == 1.0
