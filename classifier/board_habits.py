@@ -249,7 +249,7 @@ def nearby_commune(posting: Posting, rng: random.Random, ctx: Context) -> Postin
     PRIVAS" is listed under Lyas, Pranles and Rompon, whose place is only "Ardèche"."""
     text = str(posting.get("description") or "")
     location = str(posting.get("location") or "")
-    stated = listing_place(location, text, title=str(posting.get("title") or ""))[1].place
+    stated = listing_place(location, text, title=str(posting.get("title") or "")).statement.place
     if stated is None:
         return posting
     small = [c for c in ctx.small_communes.get(stated.admin2 or "", ()) if c != location]

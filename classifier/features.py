@@ -46,7 +46,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 24
+FEATURE_VERSION = 25
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -103,6 +103,9 @@ FEATURE_VERSION = 24
 #     namesake near the place the ad's own title or text states (`stated_place.
 #     listing_place`); company names in Cyrillic or Greek against Latin ones are compared
 #     transliterated (`_same_script`: "АУРУБИС БЪЛГАРИЯ АД" / "AURUBIS BULGARIA AD").
+# 25: ... and, when the ad states no place, the namesake near the other copy's place in
+#     the place features (`_pair_places`: "Châtillon" beside "69 - CHATILLON"); a name's
+#     areas ("Varna" the province) are no namesakes.
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -579,6 +582,7 @@ hand leaves out ("българия" → "b'lgariya" against "bulgaria")."""
 
 
 def _location_features(a: PostingFields, b: PostingFields) -> list[float]:
+    a, b = _pair_places(a, b)
     missing = float((not a.location_key) + (not b.location_key))
     both = not missing
     places_a, places_b = a.location_tokens, b.location_tokens
@@ -600,6 +604,30 @@ def _location_features(a: PostingFields, b: PostingFields) -> list[float]:
         *_place_features(a, b, relation),
         _stated_place_agrees(a, b),
     ]
+
+
+def _pair_places(a: PostingFields, b: PostingFields) -> tuple[PostingFields, PostingFields]:
+    """Each side whose listing is a bare name many towns bear (`PostingFields.namesakes`),
+    read as the namesake near the other side's place when the one `resolve` prefers is
+    not: "Châtillon" beside "69 - CHATILLON" is the Rhône commune, not the larger one in
+    Hauts-de-Seine, and "Rainham" beside "Gillingham, ME7" is Rainham in Medway. Nothing
+    in such a listing says which town it is; the other copy of the vacancy does. Sides
+    whose ad states its place chose by that already (`stated_place.listing_place`)."""
+    if a.namesakes:
+        a = _near_namesake(a, b.place)
+    if b.namesakes:
+        b = _near_namesake(b, a.place)
+    return a, b
+
+
+def _near_namesake(side: PostingFields, other: gazetteer.Place | None) -> PostingFields:
+    """`side` with the first of its namesakes near `other`, unless its place is."""
+    if other is None or (side.place is not None and near(side.place, other)):
+        return side
+    for place in side.namesakes:
+        if near(place, other):
+            return replace(side, place=place)
+    return side
 
 
 def _stated_place_agrees(a: PostingFields, b: PostingFields) -> float:

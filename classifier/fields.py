@@ -146,6 +146,10 @@ class PostingFields:
     place: Place | None
     """The location resolved in the shipped gazetteer (town, département or county, region
     or country), None when it is not found there."""
+    namesakes: tuple[Place, ...]
+    """The places a bare listing name may also be ("Châtillon": Hauts-de-Seine, Savoie or
+    Rhône) when the ad states its place near none of them; the pair's other copy then
+    decides (`features._pair_places`). Empty for nearly every listing."""
     stated_place: Place | None
     """The place of work the text states, or else the town its title names, when it is near
     `place` (`classifier.stated_place`)."""
@@ -226,7 +230,7 @@ def extract_fields(
     pay = contacts.pay(salary_text, frozenset(words(salary_text)), text, token_set)
     shingles, middle = _shingles(tokens)
     description_contract = _scan(padded, token_set, description_table)
-    place, statement = listing_place(location, text, token_set, written_title)
+    place, statement, namesakes = listing_place(location, text, token_set, written_title)
     return PostingFields(
         title_key=title_key,
         title_tokens=frozenset(title_key.split()) - _TITLE_STOPWORDS,
@@ -258,6 +262,7 @@ def extract_fields(
         outward_codes=outward,
         remote=bool(lx.REMOTE.search(title_padded) or lx.REMOTE.search(location_clean)),
         place=place,
+        namesakes=namesakes,
         stated_place=statement.place,
         place_named=statement.named,
         place_titled=statement.titled,

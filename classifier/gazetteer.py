@@ -93,26 +93,35 @@ def resolve_near(name: str, field: Place | None) -> Place | None:
     return resolve(name)
 
 
-def namesakes(location: str | None) -> list[Place]:
-    """The places a bare location name may be, ranked as `resolve` ranks them, when the
-    string is one name and nothing else ("Hook", "Rainham", "Saint-Vallier"): no postcode,
-    département prefix or second part to choose by, and several towns, districts or areas
-    bear it. Empty otherwise. A board's geocoder lists a vacancy under the bare name of a
-    commune; `resolve` takes the most populous namesake in the preferred countries, and
-    only what the ad itself states can tell which one the board meant
-    (`stated_place.listing_place`): Hook in Hampshire, not the larger Hook near Goole."""
-    if not location or not location.strip():
-        return []
-    text = repair_encoding(html.unescape(location.strip()))
+def namesakes(location: str | None) -> tuple[Place, ...]:
+    """The towns and districts a bare location name may be, ranked as `resolve` ranks
+    them, when the string is one name and nothing else ("Hook", "Rainham", "Saint-Vallier"):
+    no postcode, département prefix or second part to choose by, and several places bear
+    it. Empty otherwise. An area of the name ("Varna" the province, "Obshtina Bozhurishte")
+    is no other place but the same one read coarser: it would hold every neighbour of the
+    town, so it is left out (its town stays in: "Bozhurishte"). A board's geocoder lists
+    a vacancy under the bare name of a commune; `resolve` takes the most populous
+    namesake in the preferred countries, and only what the ad itself states can tell
+    which one the board meant
+    (`stated_place.listing_place`), or the place of the pair's other copy
+    (`features._pair_places`): Hook in Hampshire, not Hook in London. Memoised, as
+    `resolve` is: most texts state no place, and each of their listings is looked up."""
+    return _namesakes(location.strip()) if location and location.strip() else ()
+
+
+@lru_cache(maxsize=1 << 16)
+def _namesakes(location: str) -> tuple[Place, ...]:
+    text = repair_encoding(html.unescape(location))
     if _DEPT_PREFIX.match(text) or _UK_POSTCODE.search(text) or _FR_POSTCODE.search(text):
-        return []
+        return ()
     parts = [p for p in (norm(p) for p in _SPLIT.split(text)) if p]
     if len(parts) != 1 or _ARRONDISSEMENT.match(parts[0]):
-        return []
+        return ()
     options = [o for o in _options(parts[0]) if o.level != "country"]
     if len(options) < 2:
-        return []
-    return sorted(options, key=lambda o: _rank(o, set(), False))[:_MAX_OPTIONS]
+        return ()
+    ranked = sorted(options, key=lambda o: _rank(o, set(), False))
+    return tuple(o for o in ranked if o.level in ("town", "district"))[:_MAX_OPTIONS]
 
 
 def relation(a: Place | None, b: Place | None) -> str:

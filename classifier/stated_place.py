@@ -154,9 +154,19 @@ def place_of_work(
     return found if found.place is None else Statement(None, True, weak=found.weak)
 
 
+class Listing(NamedTuple):
+    """What a listing names: its `place`, the text's `statement` under it, and the
+    `namesakes` it may also be when the ad states no place near any of them (empty
+    otherwise: what the ad states decided, or the listing names one place only)."""
+
+    place: gazetteer.Place | None
+    statement: Statement
+    namesakes: tuple[gazetteer.Place, ...] = ()
+
+
 def listing_place(
     location: str, text: str, words: frozenset[str] | None = None, title: str = ""
-) -> tuple[gazetteer.Place | None, Statement]:
+) -> Listing:
     """The place a listing names and the text's `place_of_work` under it. A bare name many
     towns bear (`gazetteer.namesakes`: "Hook", "Rainham", "Saint-Vallier") is the namesake
     near which the ad's own title or text states its place of work, when the one `resolve`
@@ -165,18 +175,20 @@ def listing_place(
     ambulance service "based at Gillingham" under "Rainham" (Medway, not Havering). Read
     under the wrong namesake, the stated place is dropped as far from the listing and two
     copies of one vacancy read as towns 60 km apart. Namesakes are tried in `resolve`'s
-    order, so an ad stating nothing keeps `resolve`'s place."""
+    order, so an ad stating nothing keeps `resolve`'s place, and the namesakes are returned
+    for the pair's other copy to decide between."""
     place = gazetteer.resolve(location)
     found = place_of_work(text, place, words, title)
     if found.place is not None:
-        return place, found
-    for option in gazetteer.namesakes(location):
+        return Listing(place, found)
+    options = gazetteer.namesakes(location)
+    for option in options:
         if option.key == (place.key if place else None):
             continue
         stated = place_of_work(text, option, words, title)
         if stated.place is not None:
-            return option, stated
-    return place, found
+            return Listing(option, stated)
+    return Listing(place, found, options)
 
 
 _TITLE_PARTS = re.compile(r"\s[-–—:|]\s|[()\[\],;|/•]")

@@ -349,7 +349,7 @@ def test_a_bare_name_many_towns_bear_has_namesakes_and_a_qualified_one_has_none(
     }
     # a second part, a postcode or a département prefix already says which one is meant
     for listing in ("Hook, Hampshire", "Rainham, ME8 7PL", "26 - ST VALLIER", "Basingstoke"):
-        assert gazetteer.namesakes(listing) == []
+        assert gazetteer.namesakes(listing) == ()
 
 
 @pytest.mark.parametrize(
@@ -380,3 +380,32 @@ def test_a_bare_listing_stating_nothing_keeps_the_preferred_namesake() -> None:
 def test_two_boards_listing_a_titled_vacancy_under_a_namesake_commune_agree() -> None:
     title = "Occupational Therapist - Reablement - Basingstoke"
     assert _titled_agrees(title, "Basingstoke, RG24 8AG", title, "Hook") == 1.0
+
+
+def _place_features(loc_a: str, loc_b: str) -> tuple[float, float]:
+    text = "Vous rejoignez notre équipe et construisez nos outils internes."
+    a = {"id": "a", "title": "Développeur", "description": text, "location": loc_a}
+    row = dict(
+        zip(FEATURE_NAMES, pair_features(a, {**a, "id": "b", "location": loc_b}), strict=True)
+    )
+    return row["place_relation"], row["place_distance_log"]
+
+
+@pytest.mark.parametrize(
+    ("bare", "other", "km"),
+    [
+        ("Châtillon", "69 - CHATILLON", 0.0),  # the Rhône commune, not Hauts-de-Seine's
+        ("Rainham", "Gillingham, ME7 2BU", 8.0),  # Medway's, not Havering's (45 km)
+        ("Hook", "Basingstoke, RG24 8AG", 12.0),  # Hampshire's, not London's
+    ],
+)
+def test_a_bare_listing_that_states_nothing_is_the_namesake_near_the_other_copy(
+    bare: str, other: str, km: float
+) -> None:
+    relation, distance = _place_features(bare, other)
+    assert relation in (0.0, 1.0) or distance <= math.log1p(km)
+
+
+def test_a_bare_listing_far_from_every_namesake_stays_far() -> None:
+    _, distance = _place_features("Hook", "Lyon")
+    assert distance > math.log1p(500.0)
