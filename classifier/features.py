@@ -563,11 +563,11 @@ def _company_features(a: PostingFields, b: PostingFields) -> list[float]:
 
 
 def _same_script(a: str, b: str) -> tuple[str, str]:
-    """Two names in one script: a Cyrillic or Greek name against a Latin one both in Latin
-    letters (`transliterate`, lower case), else as they are. A translated copy keeps the
-    employer's name but writes it in the reader's script ("АУРУБИС БЪЛГАРИЯ АД" / "AURUBIS
-    BULGARIA AD", "СЪРКЪЛС БЪЛГАРИЯ ЕООД" / "CIRCLES BULGARIA EOOD") as written
-    they share no letter, and the name reads as another employer's."""
+    """Two names in one script: a Cyrillic or Greek name against a Latin one, both in
+    Latin letters (`transliterate`, lower case); else as they are. A translated copy keeps
+    the employer's name but writes it in the reader's script ("АУРУБИС БЪЛГАРИЯ АД" /
+    "AURUBIS BULGARIA AD", "КЕРОС КЕРАМИКА ЕАД" / "KEROS CERAMICS EAD"). Compared as
+    written, the two share no letter, and the name reads as another employer's."""
     if a == b:
         return a, b
     latin_a, latin_b = transliterate(a), transliterate(b)

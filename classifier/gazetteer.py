@@ -100,12 +100,12 @@ def namesakes(location: str | None) -> tuple[Place, ...]:
     it. Empty otherwise. An area of the name ("Varna" the province, "Obshtina Bozhurishte")
     is no other place but the same one read coarser: it would hold every neighbour of the
     town, so it is left out (its town stays in: "Bozhurishte"). A board's geocoder lists
-    a vacancy under the bare name of a commune; `resolve` takes the most populous
-    namesake in the preferred countries, and only what the ad itself states can tell
-    which one the board meant
-    (`stated_place.listing_place`), or the place of the pair's other copy
-    (`features._pair_places`): Hook in Hampshire, not Hook in London. Memoised, as
-    `resolve` is: most texts state no place, and each of their listings is looked up."""
+    a vacancy under the bare name of a commune, and `resolve` takes the most populous
+    namesake in the preferred countries. Only what the ad itself states
+    (`stated_place.listing_place`) or the place of the pair's other copy
+    (`features._pair_places`) can tell which one the board meant: Hook in Hampshire, not
+    Hook in London. Memoised, as `resolve` is: most texts state no place, and each of
+    their listings is looked up."""
     return _namesakes(location.strip()) if location and location.strip() else ()
 
 
