@@ -360,6 +360,8 @@ def test_a_bare_name_many_towns_bear_has_namesakes_and_a_qualified_one_has_none(
         # the text states it: "Rainham" is the Medway one, beside Gillingham
         ("Ambulance Driver", "The post is based at Gillingham.", "Rainham", "medway"),
         ("Auxiliaire de vie (H/F) à ANNONAY", "Vous aidez.", "Saint-Vallier", "drome"),
+        # a EURES board's cue: "Mosty" is the West Pomeranian one, 9 km from Goleniów
+        ("Pielęgniarka", "Miejsce pracy: Goleniów. Umowa o pracę.", "Mosty", "goleniowski"),
     ],
 )
 def test_a_bare_listing_is_the_namesake_near_the_place_the_ad_states(
