@@ -46,7 +46,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 25
+FEATURE_VERSION = 26
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -106,6 +106,11 @@ FEATURE_VERSION = 25
 # 25: ... and, when the ad states no place, the namesake near the other copy's place in
 #     the place features (`_pair_places`: "Châtillon" beside "69 - CHATILLON"); a name's
 #     areas ("Varna" the province) are no namesakes.
+# 26: a stated place may start with any Latin capital ("Miejsce pracy: Żywiec", "Mjesto
+#     rada: Šibenik"); the gazetteer reads countries in the boards' languages ("България"),
+#     EURES' Polish "South-East", English counties' postal abbreviations ("Staffs", "Hants"),
+#     Reading and Luton inside their counties, and no town in a street's name ("London
+#     Road, DE1 2QY").
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (

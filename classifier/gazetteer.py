@@ -454,10 +454,46 @@ place (a neighbour, or a département elsewhere), and two communes of one campai
 read as one place."""
 
 
+STREET_AFTER = frozenset(
+    (
+        "road",
+        "rd",
+        "lane",
+        "street",
+        "avenue",
+        "ave",
+        "way",
+        "drive",
+        "close",
+        "crescent",
+        "terrace",
+    )
+)
+STREET_BEFORE = frozenset(
+    ("rue", "avenue", "av", "boulevard", "bd", "chemin", "route", "allee", "quai", "impasse")
+)
+"""Words that make the place name beside them a street's: "London Road, DE1 2QY" is in
+Derby, "Leeds Road Hospital" in Bradford, "Hants Lane" in Ormskirk, "Vauxhall Bridge Road"
+in Pimlico, "rue de Lyon" anywhere. English puts the word after the name (up to
+`STREET_REACH` words after it), French before it (with "de", "du", "d'")."""
+STREET_REACH = 3
+_STREET_LINKS = frozenset({"de", "du", "des", "d", "la", "l"})
+
+
+def _a_street(words: list[str], start: int, end: int) -> bool:
+    """Whether `words[start:end]` names a street (`STREET_AFTER`, `STREET_BEFORE`)."""
+    if not STREET_AFTER.isdisjoint(words[end : end + STREET_REACH]):
+        return True
+    before = start - 1
+    while before >= 0 and words[before] in _STREET_LINKS:
+        before -= 1
+    return before >= 0 and words[before] in STREET_BEFORE
+
+
 def _subspans(part: str, countries: set[str]) -> list[Place]:
     """Last resort for "Bluebird Lodge, Ipswich"-like parts that name a site: the rightmost,
     longest run of words (up to 4) that is a place of a hinted or preferred country, not the
-    end of a compound commune name (`COMPOUND_LINKS`)."""
+    end of a compound commune name (`COMPOUND_LINKS`) nor a street's name (`_a_street`)."""
     words = part.split()
     for size in range(min(4, len(words) - 1), 0, -1):
         for start in range(len(words) - size, -1, -1):
@@ -466,6 +502,8 @@ def _subspans(part: str, countries: set[str]) -> list[Place]:
                 continue
             if start and words[start - 1] in COMPOUND_LINKS:
                 continue  # "Ernolsheim-lès-Saverne" is not Saverne but a commune beside it
+            if _a_street(words, start, start + size):
+                continue
             wanted = countries or {"FR", "GB"} | _EURES
             found = [p for p in _named(" ".join(span)) if p.country in wanted]
             if found:

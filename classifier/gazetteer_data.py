@@ -11,6 +11,7 @@ still resolves). Places are int ids over flat arrays; `Place` objects are built 
 
 from __future__ import annotations
 
+import gettext
 import re
 from array import array
 from collections import defaultdict
@@ -83,11 +84,11 @@ TOWN_ALIASES = {
     ("IT", "rome"): "roma",
     ("IT", "milan"): "milano",
     ("GR", "athens"): "athina|athenes",
-    ("CY", "nicosia"): "lefkosia|lefkosa",
+    ("CY", "nicosia"): "lefkosia|lefkosa|leykosia",
     ("DK", "copenhagen"): "kobenhavn",
     ("NL", "the hague"): "den haag|s gravenhage",
     ("CH", "geneva"): "geneve|genf",
-    ("BG", "sofia"): "sofiia",
+    ("BG", "sofia"): "sofiia|sofiya",
     ("HR", "zagreb"): "zagrab",
     ("GB", "kingston upon hull"): "hull",
     ("GB", "newcastle upon tyne"): "newcastle",
@@ -117,17 +118,53 @@ ADMIN1_ALIASES = {
     ("PL", "lubusz"): "lubuskie",
     ("PL", "opole"): "opolskie",
 }
+_UK_COUNTY_ABBREVIATIONS = {
+    "bedfordshire": "beds",
+    "berkshire": "berks",
+    "buckinghamshire": "bucks",
+    "cambridgeshire": "cambs",
+    "derbyshire": "derbys",
+    "gloucestershire": "glos|gloucs",
+    "hampshire": "hants",
+    "hertfordshire": "herts",
+    "lancashire": "lancs",
+    "leicestershire": "leics",
+    "lincolnshire": "lincs",
+    "northamptonshire": "northants",
+    "nottinghamshire": "notts",
+    "oxfordshire": "oxon",
+    "shropshire": "shrops|salop",
+    "staffordshire": "staffs",
+    "warwickshire": "warks",
+    "wiltshire": "wilts",
+    "worcestershire": "worcs",
+    "north yorkshire": "n yorks|north yorks",
+    "west yorkshire": "w yorks|west yorks",
+    "south yorkshire": "s yorks|south yorks",
+    "south gloucestershire": "south glos|s glos",
+}
+"""The English counties as the old postal abbreviations write them, which NHS Jobs' site
+addresses still use ("Royal Stoke Hospital, Staffs, ST4 6QG", "The Parkway, Fareham, Hants",
+"East and North Herts, SG1 4AB": 53 of the 14,842 ads of `../shared/data/nhs-jobs-2020`). No
+gazetteer package has them; each names the county, as an admin2 area or a group of them
+(`GROUPS`), whichever the county is (both for Hampshire)."""
 ADMIN2_ALIASES = {
     ("FR", "south corsica"): "corse du sud",
     ("FR", "upper corsica"): "haute corse",
     ("FR", "upper garonne"): "haute garonne",
     ("FR", "loire et cher"): "loir et cher",
+    **{("GB", county): short for county, short in _UK_COUNTY_ABBREVIATIONS.items()},
 }
 GROUP_ALIASES = {
     ("FR", "bourgogne"): "burgundy",
     ("FR", "picardie"): "picardy",
     ("FR", "basse normandie"): "lower normandy",
     ("FR", "haute normandie"): "upper normandy",
+    # EURES names Poland's eastern macroregion (Lublin, Subcarpathia, Podlasie) "South-East":
+    # 41 of its Polish ads in `../shared/data/eures-eelisa-2025`, whose texts name Lublin,
+    # Chełm, Zamość, Przeworsk and Hajnówka; none is filed under "East".
+    ("PL", "east"): "south east",
+    **{("GB", county): short for county, short in _UK_COUNTY_ABBREVIATIONS.items()},
 }
 """Other names boards use for a group of `GROUPS`."""
 # Areas made of admin2 (GB, FR) or admin1 (NUTS-1) areas, by their stripped GeoNames names.
@@ -341,6 +378,7 @@ def build(rows: Rows) -> Index:
                 names.add(n, ~i)
                 by_name.setdefault((area.country, area.level, n), ~i)
     _add_subdivisions(ix, names, by_name)
+    _add_country_translations(ix, names)
     _place_groups_in_regions(ix)
     ix.names = names.final()
     _area_names.cache_clear()
@@ -395,6 +433,56 @@ def _add_countries_and_groups(ix: Index, names: _Names) -> dict[tuple[str, str],
     return groups_of
 
 
+COUNTRY_LANGUAGES = (
+    "bg",
+    "cs",
+    "da",
+    "de",
+    "el",
+    "es",
+    "et",
+    "fi",
+    "fr",
+    "ga",
+    "hr",
+    "hu",
+    "it",
+    "lt",
+    "lv",
+    "mt",
+    "nl",
+    "pl",
+    "pt",
+    "ro",
+    "sk",
+    "sl",
+    "sv",
+)
+"""The languages of the boards' and EURES' countries, in which a location may name a
+country: "България", "Niemcy" (Germany on a Polish board), "Allemagne"."""
+
+
+def _add_country_translations(ix: Index, names: _Names) -> None:
+    """Each European country (`EUROPE`) under its name in `COUNTRY_LANGUAGES`, from the
+    translations of ISO 3166-1 that pycountry ships (its `LOCALES_DIR`), where
+    `COUNTRY_ALIASES` has only a few transliterations (a hand-written "balgariia" missed
+    "България", which folds to "b lgariya"). A translated name that another place already
+    bears is left out: Polish "Włochy" (Italy) is a district of Warsaw, "Węgry" (Hungary) a
+    village, French "Grenade" (Grenada) a commune."""
+    translations = [
+        gettext.translation("iso3166-1", pycountry.LOCALES_DIR, languages=[language])
+        for language in COUNTRY_LANGUAGES
+    ]
+    taken = set(names)
+    for country in pycountry.countries:
+        if country.alpha_2 not in EUROPE:
+            continue
+        place = ix.area_ids[country.alpha_2]
+        found = {norm(t.gettext(country.name)) for t in translations}
+        for name in sorted(found - taken - {""}):  # sorted: a set's order varies by run
+            names.add(name, place)
+
+
 def _add_towns(
     ix: Index, names: _Names, groups_of: dict[tuple[str, str], set[str]], rows_by_country: Rows
 ) -> None:
@@ -437,6 +525,8 @@ def _add_towns(
             state, pop = row.get("state") or "", row["population"]
             key_name = norm(row["city"])
             county = row.get("county") or admin2_of.get((state, key_name), "")
+            if not county and _in_a_county_group(groups_of, cc, key_name):
+                county = row["city"]  # a unitary authority named after its town
             ctx = contexts.get((cc, state, county))
             if ctx is None:
                 ctx = contexts[(cc, state, county)] = context(cc, state, county)
@@ -449,6 +539,14 @@ def _add_towns(
     for (_, _, _, within), pop in zip(ix.contexts, context_pop, strict=True):
         for key in within:
             ix.area_pop[key] = ix.area_pop.get(key, 0) + pop
+
+
+def _in_a_county_group(groups_of: dict[tuple[str, str], set[str]], cc: str, name: str) -> bool:
+    """Whether a town's own name is a member of a group of counties (`GROUPS`): the county a
+    town without one in GeoNames is, when it is a unitary authority of its name. Reading and
+    Luton, the only English towns without a county there, are then inside Berkshire and
+    Bedfordshire ("Berks, Reading, RG1 8NQ" read as England, the smallest area holding both)."""
+    return any("/group2/" in key for key in groups_of.get((cc, name), ()))
 
 
 _BRACKETS = re.compile(r"\s*\[.*\]")

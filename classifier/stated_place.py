@@ -48,13 +48,19 @@ article ("basé à", "situé sur", "Lieu de travail :", "based in", "Arbeitsort:
 is a whole word: "based in Derby" is not "based in de" + "rby"."""
 
 _CONNECTORS = r"(?:sur|sous|en|lès|les|le|la|de|du|des|aux|upon|on|am|an|der|St|Saint|Sainte)"
+_CAPITAL = "A-Z" + "".join(ch for ch in map(chr, range(0xC0, 0x250)) if ch.isupper())
+"""The capital letters of the Latin alphabets the cues' languages write, Latin-1 and Latin
+Extended-A/B: Polish "Łódź" and "Żywiec", Croatian "Šibenik", Lithuanian "Šiauliai" and
+Latvian "Ķekava" start with letters beyond "À-Ý", and a name after a cue that starts with
+one was never read ("Miejsce pracy: Żywiec" stated nothing)."""
 _NAME = re.compile(
-    r"[A-ZÀ-Ý][\w'’À-ÿ.]*"
-    rf"(?:[- ](?:{_CONNECTORS}[- ])?[A-ZÀ-Ý0-9][\w'’À-ÿ]*){{0,4}}"
+    rf"[{_CAPITAL}][\w'’.]*"
+    rf"(?:[- ](?:{_CONNECTORS}[- ])?[{_CAPITAL}0-9][\w'’]*){{0,4}}"
 )
 """A place name: capitalised words, joined by spaces, hyphens and the particles of town
 names ("Bussy Saint Georges", "Lagny-sur-Marne", "Newcastle upon Tyne", "Paris 12ème");
-it stops at the first lower-case word ("Bussy Saint Georges en tant que")."""
+it stops at the first lower-case word ("Bussy Saint Georges en tant que"). A word's later
+letters are any word characters, which hold every alphabet's letters."""
 
 LEVELS = ("town", "district")
 """The levels a stated place of work can be: a region or a country names no site."""
@@ -62,7 +68,7 @@ LEVELS = ("town", "district")
 RADIUS_KM = 25.0
 """How far a board's commune may lie from the stated place of work: the French corpora's
 listings lie 1-21 km from it. Further is another site (or a name the cue did not mean)."""
-_WEAK_CUE = re.compile(r"\bsur\s+(?=[A-ZÀ-Ý])")
+_WEAK_CUE = re.compile(rf"\bsur\s+(?=[{_CAPITAL}])")
 """French "sur" before a capitalised word: "Garde d'enfant CDI (H/F) sur Muret", "un poste
 sur Lyon". It introduces much else ("sur Excel", "sur Mesure", "sur SAP"), so it states a
 place only when what follows is a town or district the gazetteer resolves near the ad's

@@ -54,6 +54,20 @@ def place(text: str) -> Place:
         ("Warszawa", "Mazowieckie, Poland"),
         ("Łódź, Poland", "Central, Poland"),
         ("Zagreb, Croatia", "Hrvatska"),
+        # a country in another language (pycountry's translations of ISO 3166-1)
+        ("Sofia", "България"),
+        ("Nicosia", "Κύπρος"),
+        ("Berlin", "Niemcy"),
+        ("София", "Bulgaria"),
+        # EURES' name of Poland's eastern macroregion
+        ("Lublin", "South-East"),
+        ("South-East", "Polska"),
+        # English counties as postal abbreviations; unitary towns GeoNames gives no county
+        ("Stoke-on-Trent", "Royal Stoke Hospital, Staffs, ST4 6QG"),
+        ("The Parkway, Fareham, Hants, PO16 7JL", "Hampshire"),
+        ("Stevenage", "East and North Herts, SG1 4AB"),
+        ("Reading, RG1 8NQ", "Berkshire"),
+        ("Luton", "Bedfordshire"),
     ],
 )
 def test_one_place_at_two_granularities_contains(a: str, b: str) -> None:
@@ -382,3 +396,33 @@ def test_a_name_many_towns_bear_is_the_one_nearest_the_listing() -> None:
     alone = gazetteer.resolve_near("Merville", None)
     assert alone == gazetteer.resolve("Merville") and alone is not None
     assert alone.key != listing.key
+
+
+@pytest.mark.parametrize(
+    "location",
+    [
+        "London Road, DE1 2QY",
+        "Leeds Road Hospital, BD3 9LH",
+        "District Nursing Hants Lane, L40 8JU",
+        "Vauxhall Bridge Road, SW1V 1DX",
+        "Enhanced Care Ward, Uttoxeter New Road, DE22 3WQ",
+    ],
+)
+def test_a_place_named_in_a_street_name_is_not_the_place(location: str) -> None:
+    """A site address's street named after a town (Derby's London Road, Bradford's Leeds
+    Road Hospital) says nothing of where the site is: the postcode's nation is all it says."""
+    assert place(location).key == "GB/1/england"
+
+
+@pytest.mark.parametrize(
+    ("location", "town"),
+    [("12 rue de Lyon, Marseille", "Marseille"), ("Royal Derby Hospital", "Derby")],
+)
+def test_a_site_or_street_beside_a_town_keeps_the_town(location: str, town: str) -> None:
+    assert place(location).name == town
+
+
+def test_a_translated_country_name_another_place_bears_stays_that_place() -> None:
+    """Polish "Włochy" (Italy) is a district of Warsaw, French "Grenade" (Grenada) a commune."""
+    assert (place("Włochy").country, place("Włochy").level) == ("PL", "town")
+    assert (place("Grenade").country, place("Grenade").level) == ("FR", "town")

@@ -45,6 +45,11 @@ def _name(text: str) -> str | None:
         ("Mjesto rada: Osijek. Radno vrijeme puno.", "Osijek"),
         ("Darbo vieta - Jonava. Darbo laikas pilnas.", "Jonava"),
         ("Darba vieta: Jelgava, pilna slodze.", "Jelgava"),
+        # names starting with a capital beyond Latin-1 (Latin Extended-A)
+        ("Miejsce pracy: Łódź, ul. Piotrkowska 1. Umowa o pracę.", "Łódź"),
+        ("Miejsce pracy: Żywiec. Umowa o pracę.", "Żywiec"),
+        ("Mjesto rada: Šibenik. Radno vrijeme puno.", "Šibenik"),
+        ("Darbo vieta - Šiauliai. Darbo laikas pilnas.", "Šiauliai"),
         # a name that begins like an article is not one ("de", "the")
         ("The post is based in Derby and covers the county.", "Derby"),
         ("Location: Theale, Berkshire.", "Theale"),
