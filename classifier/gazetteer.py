@@ -455,22 +455,11 @@ read as one place."""
 
 
 STREET_AFTER = frozenset(
-    (
-        "road",
-        "rd",
-        "lane",
-        "street",
-        "avenue",
-        "ave",
-        "way",
-        "drive",
-        "close",
-        "crescent",
-        "terrace",
-    )
+    {"road", "rd", "lane", "street", "avenue", "ave", "way", "drive", "close", "crescent"}
+    | {"terrace"}
 )
 STREET_BEFORE = frozenset(
-    ("rue", "avenue", "av", "boulevard", "bd", "chemin", "route", "allee", "quai", "impasse")
+    {"rue", "avenue", "av", "boulevard", "bd", "chemin", "route", "allee", "quai", "impasse"}
 )
 """Words that make the place name beside them a street's: "London Road, DE1 2QY" is in
 Derby, "Leeds Road Hospital" in Bradford, "Hants Lane" in Ormskirk, "Vauxhall Bridge Road"

@@ -433,30 +433,9 @@ def _add_countries_and_groups(ix: Index, names: _Names) -> dict[tuple[str, str],
     return groups_of
 
 
-COUNTRY_LANGUAGES = (
-    "bg",
-    "cs",
-    "da",
-    "de",
-    "el",
-    "es",
-    "et",
-    "fi",
-    "fr",
-    "ga",
-    "hr",
-    "hu",
-    "it",
-    "lt",
-    "lv",
-    "mt",
-    "nl",
-    "pl",
-    "pt",
-    "ro",
-    "sk",
-    "sl",
-    "sv",
+COUNTRY_LANGUAGES = frozenset(
+    {"bg", "cs", "da", "de", "el", "es", "et", "fi", "fr", "ga", "hr", "hu", "it", "lt", "lv"}
+    | {"mt", "nl", "pl", "pt", "ro", "sk", "sl", "sv"}
 )
 """The languages of the boards' and EURES' countries, in which a location may name a
 country: "България", "Niemcy" (Germany on a Polish board), "Allemagne"."""
@@ -471,7 +450,7 @@ def _add_country_translations(ix: Index, names: _Names) -> None:
     village, French "Grenade" (Grenada) a commune."""
     translations = [
         gettext.translation("iso3166-1", pycountry.LOCALES_DIR, languages=[language])
-        for language in COUNTRY_LANGUAGES
+        for language in sorted(COUNTRY_LANGUAGES)
     ]
     taken = set(names)
     for country in pycountry.countries:
