@@ -41,36 +41,18 @@ BG) and every EURES member, but Russia and Turkey: 7,300 towns mostly outside Eu
 BIG_TOWN = 10_000  # a town at least this big wins over an area of the same name ("Vienne")
 
 COUNTRY_ALIASES = {
-    "GB": "uk|great britain|britain|england and wales|royaume uni",
-    "AT": "osterreich|autriche",
-    "DE": "deutschland|allemagne",
+    "GB": "uk|great britain|britain|england and wales",
     "FR": "republique francaise",
-    "PL": "polska|pologne",
-    "HR": "hrvatska|croatie",
-    "LV": "latvija|lettonie",
-    "LT": "lietuva|lituanie",
-    "EE": "eesti|estonie",
-    "HU": "magyarorszag|hongrie",
-    "RO": "romania|roumanie",
-    "BG": "bulgaria|balgariia|bulgarie",
-    "CY": "kypros|kibris|chypre",
-    "PT": "portugal|mainland portugal|continente",
-    "ES": "espana|espagne",
-    "IT": "italia|italie",
-    "BE": "belgie|belgique|belgien",
-    "NL": "nederland|pays bas",
-    "CH": "schweiz|suisse|svizzera",
-    "CZ": "cesko|czechia|republique tcheque",
-    "SK": "slovensko",
-    "SI": "slovenija",
-    "GR": "ellada|ellas|grece",
-    "IE": "eire|irlande",
-    "SE": "sverige|suede",
-    "DK": "danmark|danemark",
-    "FI": "suomi|finlande",
-    "NO": "norge|norvege",
+    "BG": "balgariia",
+    "CY": "kibris",
+    "PT": "mainland portugal|continente",
+    "CZ": "republique tcheque",
+    "GR": "ellas",
     "LU": "letzebuerg",
 }
+"""Country names neither ISO 3166-1 nor its translations (`COUNTRY_LANGUAGES`) give: the
+UK's short forms, another transliteration of Bulgaria, the Turkish name of Cyprus, EURES'
+"Mainland Portugal", French forms, the Luxembourgish name."""
 # Endonyms and exonyms of towns GeoNames names in English only.
 TOWN_ALIASES = {
     ("AT", "vienna"): "wien|vienne autriche",
