@@ -336,7 +336,10 @@ _ARRONDISSEMENT = re.compile(
     r"^(paris|lyon|marseille) 0?(\d{1,2})(?: ?(?:e|er|eme|ere))?(?: arr\w*)?$"
 )
 _DEPT_MARK = re.compile(r"\((?:dept|dep|departement)\.?\)", re.IGNORECASE)
-_SPLIT = re.compile(r"\s*(?:[,;/|()]|\s-\s)\s*")
+_SPLIT = re.compile(r"\s*(?:[,;/|()]|\s-\s(?!(?i:on|upon|sur|sous|en|l[eè]s)\b))\s*")
+"""What separates the parts of a location: a comma, a slash, a bracket, a spaced hyphen; not
+a spaced hyphen before a link word of a town's name ("Stoke - on-Trent" was Stoke, a
+village in Cheshire, and "on Trent")."""
 _ALTERNATIVES = re.compile(r"\s+(?:or|and|&|et|ou)\s+", re.IGNORECASE)
 _ARRONDISSEMENT_TOWNS = {"75": "paris", "69": "lyon", "13": "marseille"}
 # Words that alone never name the place of a site address ("Royal Infirmary, Leeds").
@@ -479,10 +482,21 @@ def _a_street(words: list[str], start: int, end: int) -> bool:
     return before >= 0 and words[before] in STREET_BEFORE
 
 
+_TAIL_BREAKS = COMPOUND_LINKS | _STREET_LINKS | {"on", "upon", "super", "le", "of", "and"}
+"""Words that keep a run of words inside a site address from being read as the end of a
+longer town name (nor does a word of one or two letters, "Queen Mary's House" is not St
+Mary's): "sur Rhône", "on Sea", "d'Agenais" end many names ("Arras-sur-Rhône", a
+commune too small for the gazetteer, is not Tournon-sur-Rhône; "Minster on Sea" is not
+Southend-on-Sea)."""
+
+
 def _subspans(part: str, countries: set[str]) -> list[Place]:
     """Last resort for "Bluebird Lodge, Ipswich"-like parts that name a site: the rightmost,
     longest run of words (up to 4) that is a place of a hinted or preferred country, not the
-    end of a compound commune name (`COMPOUND_LINKS`) nor a street's name (`_a_street`)."""
+    end of a compound commune name (`COMPOUND_LINKS`) nor a street's name (`_a_street`); or,
+    holding none of `_TAIL_BREAKS`, the end of a longer name (`_longer_names`): "Tunbridge
+    Wells Hospital, TN2 4QJ" and "Leamington Spa Hospital" were Wells in Somerset (206 km)
+    and England."""
     words = part.split()
     for size in range(min(4, len(words) - 1), 0, -1):
         for start in range(len(words) - size, -1, -1):
@@ -497,6 +511,12 @@ def _subspans(part: str, countries: set[str]) -> list[Place]:
             found = [p for p in _named(" ".join(span)) if p.country in wanted]
             if found:
                 return found
+            if (
+                min(map(len, span)) > 2
+                and _TAIL_BREAKS.isdisjoint(span)
+                and (found := _longer_names(" ".join(span), countries))
+            ):
+                return found  # "Tunbridge Wells Hospital": Royal Tunbridge Wells, not Wells
     return []
 
 

@@ -185,6 +185,15 @@ GROUPS: dict[tuple[str, str, str], str] = {
     ("GB", "group2", "lancashire"): "lancashire|blackpool|blackburn with darwen",
     ("GB", "group2", "east riding of yorkshire"): "east riding of yorkshire|kingston upon hull",
     ("GB", "group2", "durham"): "durham|darlington|hartlepool|stockton on tees",
+    # The preserved counties of Wales (1974-96 counties, kept for ceremonial use), which
+    # NHS Wales addresses still name ("Rhymney, Gwent NP22 5NF", "Ysbyty Glan Clwyd"): the
+    # locations of 41 of the 14,842 ads of `../shared/data/nhs-jobs-2020` name one of them.
+    ("GB", "group2", "gwent"): "blaenau gwent|caerphilly|monmouthshire|newport|torfaen",
+    ("GB", "group2", "clwyd"): "conwy|denbighshire|flintshire|wrexham",
+    ("GB", "group2", "dyfed"): "carmarthenshire|ceredigion|pembrokeshire",
+    ("GB", "group2", "mid glamorgan"): "bridgend|merthyr tydfil|rhondda cynon taf",
+    ("GB", "group2", "south glamorgan"): "cardiff|vale of glamorgan",
+    ("GB", "group2", "west glamorgan"): "neath port talbot|swansea",
     # The 22 regions of France before 2016, which aggregators still name ("Lyon,
     # Rhône-Alpes", "Alsace", "Midi-Pyrénées"); each lies within one region of today.
     ("FR", "group2", "alsace"): "bas rhin|haut rhin",
@@ -361,6 +370,7 @@ def build(rows: Rows) -> Index:
                 by_name.setdefault((area.country, area.level, n), ~i)
     _add_subdivisions(ix, names, by_name)
     _add_country_translations(ix, names)
+    _add_english_variants(ix, names)
     _place_groups_in_regions(ix)
     ix.names = names.final()
     _area_names.cache_clear()
@@ -442,6 +452,77 @@ def _add_country_translations(ix: Index, names: _Names) -> None:
         found = {norm(t.gettext(country.name)) for t in translations}
         for name in sorted(found - taken - {""}):  # sorted: a set's order varies by run
             names.add(name, place)
+
+
+_COMPASS = {"north": "n", "northern": "n", "south": "s", "southern": "s", "east": "e"}
+_COMPASS |= {"eastern": "e", "west": "w", "western": "w"}
+_LINKS = {"upon": "on", "on": "upon"}
+VARIANT_COUNTRIES = frozenset({"GB", "IE"})
+
+
+def english_variants(name: str, town: bool) -> tuple[str, ...]:
+    """The other ways British and Irish addresses write a place's normalised name:
+    - "upon" and "on" between the words of a town on a river or the sea, either way round
+      ("Burton-on-Trent" is GeoNames' "Burton upon Trent", "Stratford-on-Avon" its
+      "Stratford-upon-Avon", "Walton upon Thames" its "Walton-on-Thames");
+    - an area's leading compass word as its initial, two as their initials ("W Sussex", "N
+      Yorkshire", "NE Lincolnshire", "N Ireland");
+    - an area's "County" as "Co" ("Co. Durham", "Co Cork").
+    Each of these read as another place or none: "Burton on Trent DE13" was the Burton in
+    Lincolnshire, 70 km away, "Stratford-on-Avon" a commune of Seine-et-Marne named Avon."""
+    words = name.split()
+    found: list[str] = []
+    for i, word in enumerate(words[1:-1], 1):
+        if word in _LINKS:
+            found.append(" ".join([*words[:i], _LINKS[word], *words[i + 1 :]]))
+    if town or len(words) < 2:
+        return tuple(found)
+    if words[0] == "county":
+        found.append(" ".join(["co", *words[1:]]))
+    lead = 0
+    while lead < len(words) and words[lead] in _COMPASS:
+        lead += 1
+    if lead in (1, 2) and lead < len(words):  # not "South East", a compass point alone
+        initials = "".join(_COMPASS[w] for w in words[:lead])
+        found.append(" ".join([initials, *words[lead:]]))  # "ne lincolnshire"
+    return tuple(found)
+
+
+def short_form(name: str) -> str:
+    """The words before "upon"/"on" of a town on a river or the sea, as its own people and
+    NHS addresses write it ("Southend SS2 4XH", "Newark NG24", "Bexhill TN40"), "" for other
+    names. Indexed for towns of at least `BIG_TOWN` inhabitants, where no place bears it:
+    "Kingston" (a parish of Jamaica) and "Burton" (towns of that name) are not added."""
+    words = name.split()
+    for i, word in enumerate(words[1:-1], 1):
+        if word in _LINKS:
+            return " ".join(words[:i])
+    return ""
+
+
+def _add_english_variants(ix: Index, names: _Names) -> None:
+    """Each British or Irish place under its `english_variants` (and a big town under its
+    `short_form`), where no place already bears the variant: a name is read as what it is
+    before it is read as a variant."""
+    taken = set(names)
+    for name in sorted(taken):  # sorted: a set's order varies by run
+        ids = names[name]
+        for place in [ids] if isinstance(ids, int) else list(ids):
+            if place < 0:
+                area = ix.areas[~place]
+                country, town = area.country, False
+                if area.level == "country":
+                    continue
+            else:
+                country, town = ix.contexts[ix.town_ctx[place]][0], True
+            if country not in VARIANT_COUNTRIES:
+                continue
+            variants = english_variants(name, town)
+            if town and ix.town_pop[place] >= BIG_TOWN:
+                variants += (short_form(name),)
+            for variant in variants:
+                if variant and variant not in taken:
+                    names.add(variant, place)
 
 
 def _add_towns(

@@ -440,3 +440,111 @@ def test_a_translated_country_name_another_place_bears_stays_that_place() -> Non
     """Polish "Włochy" (Italy) is a district of Warsaw, French "Grenade" (Grenada) a commune."""
     assert (place("Włochy").country, place("Włochy").level) == ("PL", "town")
     assert (place("Grenade").country, place("Grenade").level) == ("FR", "town")
+
+
+@pytest.mark.parametrize(
+    ("written", "official"),
+    [
+        ("Queens Hospital, Burton on Trent DE13 0RB", "Burton upon Trent"),
+        ("Stratford-on-Avon", "Stratford-upon-Avon"),
+        ("Walton upon Thames", "Walton-on-Thames"),
+        ("Kingston on Thames", "Kingston upon Thames"),
+        ("Southend-upon-Sea", "Southend-on-Sea"),
+        ("W Sussex", "West Sussex"),
+        ("E. Sussex", "East Sussex"),
+        ("N Yorkshire", "North Yorkshire"),
+        ("NE Lincolnshire", "North East Lincolnshire"),
+        ("N Ireland", "Northern Ireland"),
+        ("To be negotiated, Co. Durham DL2 2TS", "County Durham"),
+        ("Co Cork", "County Cork"),
+    ],
+)
+def test_a_british_or_irish_place_written_another_way_is_that_place(
+    written: str, official: str
+) -> None:
+    """Written "on" for "upon" and back, a compass word's initial, "Co" for "County": each read as
+    another place or none before ("Burton on Trent" was the Burton in Lincolnshire,
+    "Stratford-on-Avon" a French commune named Avon, "Co. Durham DL2" Durham city)."""
+    assert place(written).key == place(official).key
+
+
+@pytest.mark.parametrize(
+    ("town", "county"),
+    [
+        ("Rhymney, NP22 5NF", "Gwent"),
+        ("Newport NP20 4EZ", "Gwent"),
+        ("Bodelwyddan", "Clwyd"),
+        ("Carmarthen", "Dyfed"),
+        ("Swansea", "West Glamorgan"),
+        ("Cardiff", "South Glamorgan"),
+        ("Merthyr Tydfil", "Mid Glamorgan"),
+        ("Gwent NP44 8YN", "Wales"),
+    ],
+)
+def test_the_preserved_counties_of_wales_hold_their_towns(town: str, county: str) -> None:
+    assert rel(town, county) == "contains"
+
+
+@pytest.mark.parametrize(
+    ("town", "county"),
+    [("Newport, Isle of Wight", "Gwent"), ("Bangor, Gwynedd", "Clwyd"), ("Swansea", "Dyfed")],
+)
+def test_a_town_outside_a_preserved_county_is_not_in_it(town: str, county: str) -> None:
+    assert rel(town, county) == "different"
+
+
+@pytest.mark.parametrize(
+    ("written", "official"),
+    [
+        ("Southend Hospital, Southend SS0 0RY", "Southend-on-Sea"),
+        ("Newark Hospital, Newark NG24 4DE", "Newark on Trent"),
+        ("Bexhill TN40 2DZ", "Bexhill-on-Sea"),
+    ],
+)
+def test_a_big_town_on_a_river_or_the_sea_by_its_short_form_is_that_town(
+    written: str, official: str
+) -> None:
+    """Read as England (no town named) before."""
+    assert place(written).key == place(official).key
+
+
+def test_a_short_form_another_place_bears_is_not_added() -> None:
+    """The name "Kingston" is already a place (a parish of Jamaica), so neither Kingston upon Thames
+    nor Kingston upon Hull is filed under it: "Kingston KT2" is not read as Hull, 250 km
+    from its postcode."""
+    assert place("Kingston KT2 7QB").key != place("Kingston upon Hull").key
+
+
+@pytest.mark.parametrize(
+    ("site", "town"),
+    [
+        ("Ward 32, Tunbridge Wells Hospital TN2 4QJ", "Royal Tunbridge Wells"),
+        ("Physiotherapy G23910, Leamington Spa Hospital CV34 6SR", "Royal Leamington Spa"),
+    ],
+)
+def test_a_site_named_after_the_end_of_a_longer_town_name_is_in_that_town(
+    site: str, town: str
+) -> None:
+    """Read as Wells in Somerset (206 km away) and as England before."""
+    assert place(site).name == town
+
+
+@pytest.mark.parametrize(
+    ("site", "not_town"),
+    [
+        ("07 - ARRAS SUR RHONE", "Tournon-sur-Rhône"),
+        ("Minster on Sea ME12 3LT", "Southend-on-Sea"),
+        ("Queen Mary's House, Hampstead NW3 1DU", "St Mary's"),
+    ],
+)
+def test_a_link_word_or_a_fragment_ends_no_longer_name(site: str, not_town: str) -> None:
+    """The words "sur Rhône", "on Sea" and "Mary s" end many names; none of them names the site."""
+    assert place(site).name != not_town
+
+
+def test_a_spaced_hyphen_before_a_link_word_joins_one_name() -> None:
+    """NHS Jobs' "Stoke - on-Trent" was Stoke, a village in Cheshire 51 km away."""
+    assert place("University Hospital of North Midlands, Stoke - on-Trent ST4 6QG").name == (
+        "Stoke-on-Trent"
+    )
+    assert place("Cross Site - Royal Derby Hospital").name == "Derby"
