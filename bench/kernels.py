@@ -14,7 +14,8 @@ does) searched with each ad's keys and its anchors keyed in Welsh, what the tran
 search counts (`run_matches` and `count_live` in `BandIndex.spans` and `count`, against the
 numpy code they replaced: a pair of binary searches per run, every holder's time read), and
 the layout of every description of the corpora (`layout_marks` against the regular
-expression it replaced, `REGEX_LAYOUT`), and the anchor words of every ad of the corpora
+expression it replaced, `REGEX_LAYOUT`), the glued words of those descriptions
+(`glued_words` against `REGEX_GLUED`), and the anchor words of every ad of the corpora
 whose joined title, company and description are ASCII (`ascii_anchor_words` against the
 Python it replaced, `python_ascii_anchor_words`). Never run as a test.
 """
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import itertools
 import json
 import re
 import sys
@@ -42,8 +44,9 @@ from bench.nhs import SHARED, nhs_postings  # noqa: E402
 from classifier.corpora import GoldExclusions, load_eures, load_french, load_nhs  # noqa: E402
 from classifier.fields import LAYOUT_CHARS, layout  # noqa: E402
 from classifier.translations import load_translations  # noqa: E402
-from indexer._kernels import ascii_anchor_words  # noqa: E402
+from indexer._kernels import ascii_anchor_words, glued_words  # noqa: E402
 from indexer.anchor_keys import anchor_keys, language_key  # noqa: E402
+from indexer.glue import _CLASSES, _LOWER, _UPPER  # noqa: E402
 from indexer.language import CANDIDATE_LANGUAGES, DETECT_PREFIX_CHARS  # noqa: E402
 from indexer.minhash import SketchParams, permutations  # noqa: E402
 from indexer.prepare import posting_units  # noqa: E402
@@ -149,6 +152,17 @@ REGEX_LAYOUT = re.compile(r"[.,;:!?()]|[0-9]+|\n+|(?<!\S)-(?=\s)")
 def regex_layout(text: str) -> str:
     marks = REGEX_LAYOUT.findall(text)[:LAYOUT_CHARS]
     return "".join("0" if m[0].isdigit() else "|" if m[0] == "\n" else m[0] for m in marks)
+
+
+REGEX_GLUED = re.compile(rf"(?<![{_UPPER}{_LOWER}0-9])[{_LOWER}]{{3,}}[{_UPPER}][{_LOWER}]")
+"""The words `indexer.glue.glued` counted with before `glued_words`: a word starting with
+three lowercase letters or more, then a capital and a lowercase letter."""
+
+
+def regex_glued_words(text: str, at_most: int) -> int:
+    """`glued_words` by `REGEX_GLUED`."""
+    found = REGEX_GLUED.finditer(text)
+    return sum(1 for _ in itertools.islice(found, at_most))
 
 
 _ASCII_SPLIT = bytes(c if c < 128 and (chr(c).isalnum() or c == 95) else 32 for c in range(256))
@@ -285,6 +299,15 @@ def main() -> None:
         new.append(_timed(lambda: [ascii_anchor_words(t, False) for t in ads], len(ads)))
     name = "anchor words of an ad in ASCII (all corpora; compared with and without `names`)"
     rows.append(_row(name, len(ads), differ, old, new))
+
+    differ = sum(regex_glued_words(t, 1) != glued_words(t, _CLASSES, 1) for t in texts)
+    differ += sum(regex_glued_words(t, 9) != glued_words(t, _CLASSES, 9) for t in texts)
+    old, new = [], []
+    for _ in range(2):
+        old.append(_timed(lambda: [regex_glued_words(t, 1) for t in texts], len(texts)))
+        new.append(_timed(lambda: [glued_words(t, _CLASSES, 1) for t in texts], len(texts)))
+    name = "glued words of a description (all corpora; compared up to 1 and up to 9)"
+    rows.append(_row(name, len(texts), differ, old, new))
 
     print("| kernel | inputs | results that differ | old (ms each) | kernel (ms each) | speed-up |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")

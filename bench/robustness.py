@@ -8,13 +8,14 @@ different vacancies. The training pairs come from classifier/variants.py and
 classifier/mutations.py; grading the model with the same generators would only measure how
 well it learned them. So every transformation here is written independently, from what
 boards were seen doing (decorated titles, locations widened to a region or a country,
-snippets, re-wrapped or HTML text, text a partner feed mis-decoded, a job centre's teaser of
-a board's ad, a campaign's titles naming each town, re-posts weeks later, translations),
-applied to REAL ads: NHS Jobs 2020 (English), EURES 2025 (ten languages) and three French
-corpora (France Travail, Pôle emploi partner boards, Google for Jobs). Hard negatives are
-made the same way: the same text at another town, another grade or contract, one employer's
-template for another role, a snippet holding only the employer's intro, another ad of the
-same title whose text shares almost nothing.
+snippets, re-wrapped or HTML text, text whose line breaks a feed deleted, text a partner
+feed mis-decoded, a job centre's teaser of a board's ad, a campaign's titles naming each
+town, re-posts weeks later, translations), applied to REAL ads: NHS Jobs 2020 (English),
+EURES 2025 (ten languages) and three French corpora (France Travail, Pôle emploi partner
+boards, Google for Jobs). Hard negatives are made the same way: the same text at another
+town, another grade or contract, one employer's template for another role, a snippet
+holding only the employer's intro, another ad of the same title whose text shares almost
+nothing.
 
 Each family pairs an original ad (side a) with its transformed copy (side b); up to --limit
 pairs per family and corpus group (NHS, EURES, French), drawn with a seeded random.Random from
@@ -952,6 +953,23 @@ def reformatted(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     return repost(ad, rng, description=text)
 
 
+_LINE_BULLET = re.compile(r"^(?:[•·▪◦●■►➢✓*+\-–—]|\d{1,2}[.)])\s*")
+_GLUED_BREAK = re.compile(r"\w\n+\s*(?:[•·▪◦●■►➢✓*+\-–—]\s*)?[A-ZÀ-ÖØ-Þ]")
+
+
+def lines_glued(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
+    """The ad as France Travail's API relays employers' and partner boards' ads, and some
+    aggregators copy them (Trabajo.org): every line break deleted, not replaced by a space,
+    and the bullets with them ("Vos missionsComptabiliser les facturesSolutionner les
+    litiges", "Lille, FranceDescription de l'entrepriseLe Groupe Talan" in `../shared/data`).
+    Only ads with three line breaks or more between a word and a capital, where the habit
+    glues two words."""
+    if len(_GLUED_BREAK.findall(ad.description)) < 3:
+        return None
+    lines = (_LINE_BULLET.sub("", line.strip()) for line in ad.description.split("\n"))
+    return repost(ad, rng, description="".join(filter(None, lines)), source="france_travail")
+
+
 def encoding_damage(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     """A partner feed relays the ad with its text mis-decoded (`as_windows_1252`): title,
     company, location and description, as the Pôle emploi partner ads and the Google for
@@ -1439,6 +1457,7 @@ FAMILIES = (
     Family("reformatted", "duplicate", reformatted),
     Family("reposted_later", "duplicate", reposted_later),
     Family("encoding_damage", "duplicate", encoding_damage),
+    Family("lines_glued", "duplicate", lines_glued),
     Family("translated", "duplicate", translated, ("eures",)),
     Family("town_titled_campaign", "duplicate", town_titled_campaign),
     Family("nearby_commune", "duplicate", nearby_commune),

@@ -46,7 +46,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 27
+FEATURE_VERSION = 28
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -114,6 +114,8 @@ FEATURE_VERSION = 27
 # 27: British and Irish places written another way (`gazetteer_data.english_variants`:
 #     "Burton on Trent", "W Sussex", "Co. Durham"; a big town's short form, "Southend") and
 #     the preserved counties of Wales ("Gwent", "Clwyd", "Dyfed", the Glamorgans).
+# 28: the text's words a feed glued where it deleted line breaks are parted again, on line
+#     breaks of their own (`indexer.glue`: "Vos missionsComptabiliser", "FranceDescription").
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (

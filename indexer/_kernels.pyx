@@ -359,3 +359,39 @@ def ascii_anchor_words(str text, bint names):
             size += 1
         found.add(out[:size].decode("ascii"))
     return found
+
+
+def glued_words(str text, const unsigned char[::1] classes, Py_ssize_t at_most):
+    """How many words of `text`, up to `at_most`, are glued the way `indexer.glue` looks
+    for: a word starting in three lowercase letters or more, then a capital and a lowercase
+    letter ("travailVous"). `classes[c]` is 1 for a lowercase letter, 2 for a capital, 3 for
+    an ASCII digit and 0 for anything else, for every code point below `len(classes)`;
+    code points above count as 0. Exactly the regular expression it replaced (`bench/kernels.py`
+    keeps it: "a word" starts after a character of class 0 or at the text's start) in one
+    pass over the text, instead of the expression's attempt at every character (`python
+    bench/kernels.py`)."""
+    cdef Py_ssize_t n = len(text), size = classes.shape[0]
+    cdef Py_ssize_t i, found = 0
+    cdef Py_ssize_t run = 0  # lowercase letters since a word's start; -1: not such a word
+    cdef Py_UCS4 c
+    cdef unsigned char kind, following
+    for i in range(n):
+        c = text[i]
+        kind = classes[c] if c < <Py_UCS4>size else 0
+        if kind == 1:
+            if run >= 0:
+                run += 1
+        elif kind == 2:
+            if run >= 3 and i + 1 < n:
+                c = text[i + 1]
+                following = classes[c] if c < <Py_UCS4>size else 0
+                if following == 1:
+                    found += 1
+                    if found >= at_most:
+                        break
+            run = -1
+        elif kind == 3:
+            run = -1
+        else:
+            run = 0
+    return found

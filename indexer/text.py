@@ -14,6 +14,7 @@ import unicodedata
 from functools import lru_cache
 
 from indexer import key_patterns as kp
+from indexer.glue import unglue
 
 NORMALISER_VERSION = 3
 """Version of the cleaning/tokenising and key rules; part of `SketchParams` and so of every
@@ -165,12 +166,14 @@ def strip_html(raw: str) -> str:
     Entities are unescaped twice because scraped ads are often double-escaped
     (``&amp;amp;``); plain text passes through unchanged apart from entities. Text that was
     mis-decoded on the way is decoded again last (`repair_encoding`), once entities and
-    tags no longer split its characters. Linear in the length of any input (see the
-    patterns above), but for that repair: one pass per layer of mis-decoding, each layer
-    at least halving the characters it decodes (100 kB mis-decoded eight times: 0.1 s).
+    tags no longer split its characters, and then the words a feed glued together where it
+    dropped line breaks are parted again (`indexer.glue.unglue`). Linear in the length of
+    any input (see the patterns above), but for that repair: one pass per layer of
+    mis-decoding, each layer at least halving the characters it decodes (100 kB mis-decoded
+    eight times: 0.1 s).
     """
     if "<" not in raw and "&" not in raw:
-        return repair_encoding(raw)
+        return unglue(repair_encoding(raw))
     # Unescape first: a double-escaped ad ("&lt;p&gt;") carries its tags as entities.
     text = html.unescape(html.unescape(raw))
     text = _drop_comments(text)
@@ -178,7 +181,7 @@ def strip_html(raw: str) -> str:
         text = _drop_scripts(text)
     text = _BLOCK_TAG.sub("\n", text)
     # Inline tags (<b>, <span>) sit inside words as often as between them: drop them.
-    return repair_encoding(_ANY_TAG.sub("", text))
+    return unglue(repair_encoding(_ANY_TAG.sub("", text)))
 
 
 TYPOGRAPHY: tuple[tuple[str, str], ...] = (

@@ -14,14 +14,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
-from bench.kernels import python_ascii_anchor_words
+from bench.kernels import python_ascii_anchor_words, regex_glued_words
 from indexer._kernels import (
     ascii_anchor_words,
     bucket_sort,
+    glued_words,
     layout_marks,
     set_counts,
     unit_minimums,
 )
+from indexer.glue import _CLASSES
 from indexer.language import CANDIDATE_LANGUAGES
 from indexer.language_model import CompiledIdentifier
 from indexer.minhash import SketchParams, permutations
@@ -296,3 +298,46 @@ def test_ascii_anchor_words_of_real_ads() -> None:
         for names in (False, True):
             assert ascii_anchor_words(text, names) == python_ascii_anchor_words(text, names)
         assert ascii_anchor_words(text, False)
+
+
+_GLUE_PIECES = st.sampled_from(
+    [
+        *"abzAZé É'’-_0 9\n.",
+        "abc",
+        "1abc",
+        "ß",
+        "ǅ",
+        "ʼ",
+        "ʰ",
+        "ɐ",
+        "Ω",
+        "ω",
+        "Ж",
+        "ж",
+        "ӿ",
+        "Ԁ",
+        "中",
+        "x1",
+        "Vous",
+    ]
+)
+"""Letters of both cases in each script's block and at the blocks' edges ("ɐ" just past the
+Latin table, "Ԁ" past the Cyrillic one), a titlecase and modifier letters (neither case),
+digits, apostrophes, separators and a capitalised word."""
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.one_of(st.lists(_GLUE_PIECES, max_size=30).map("".join), st.text(max_size=60)),
+    st.integers(min_value=1, max_value=4),
+)
+def test_glued_words_equal_the_regular_expression(text: str, at_most: int) -> None:
+    assert glued_words(text, _CLASSES, at_most) == regex_glued_words(text, at_most)
+
+
+def test_glued_words_of_real_ads() -> None:
+    texts = [strip_html(str(p.get("description", ""))) for p in BASE_POSTINGS]
+    texts.append("".join(re.sub(r"[.:]?\s*\n\s*", "", t) for t in texts))  # lines glued
+    for text in texts:
+        assert glued_words(text, _CLASSES, 50) == regex_glued_words(text, 50)
+    assert glued_words(texts[-1], _CLASSES, 50) > 3

@@ -224,6 +224,8 @@ _FRAGMENT_LIST = (
     "|<strong>Benefits</strong>\n|<!-- c -->|<script>x</script>|cookies. "
     # text a feed mis-decoded (`indexer.text.repair_encoding`), also beside the pieces' ends
     "|Vous Ãªtes |dâ€™une |Ã\u00a0 |â€¢ |Â£25 |Ã©"
+    # words a feed glued where it dropped line breaks (`indexer.glue.unglue`)
+    "|missionsComptabiliser |travailVous|ProfilQue |CDIVos |x 8Lieu|DevOps |équipeRéaliser"
 )
 _FRAGMENTS = st.sampled_from(_FRAGMENT_LIST.split("|"))
 
