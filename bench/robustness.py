@@ -954,7 +954,9 @@ def reformatted(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
 
 
 _LINE_BULLET = re.compile(r"^(?:[•·▪◦●■►➢✓*+\-–—]|\d{1,2}[.)])\s*")
-_GLUED_BREAK = re.compile(r"\w\n+\s*(?:[•·▪◦●■►➢✓*+\-–—]\s*)?[A-ZÀ-ÖØ-Þ]")
+_GLUED_BREAK = re.compile(r"\w\n+\s*(?:[•·▪◦●■►➢✓*+\-–—]\s*)?([^\W\d_])")
+"""A line break between a word and a letter: the habit glues them where that letter is a
+capital, in any script (`str.isupper`)."""
 
 
 def lines_glued(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
@@ -964,7 +966,7 @@ def lines_glued(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     litiges", "Lille, FranceDescription de l'entrepriseLe Groupe Talan" in `../shared/data`).
     Only ads with three line breaks or more between a word and a capital, where the habit
     glues two words."""
-    if len(_GLUED_BREAK.findall(ad.description)) < 3:
+    if sum(letter.isupper() for letter in _GLUED_BREAK.findall(ad.description)) < 3:
         return None
     lines = (_LINE_BULLET.sub("", line.strip()) for line in ad.description.split("\n"))
     return repost(ad, rng, description="".join(filter(None, lines)), source="france_travail")

@@ -58,6 +58,14 @@ def test_the_relay_shares_the_board_s_shingles() -> None:
             "Зарплата высокаяОпыт работы требуетсяГрафик",
             "зарплата высокая опыт работы требуется график",
         ),
+        (  # Greek, as a EURES relay would glue it
+            "Θέση εργασίαςΠεριγραφή καθηκόντωνΑπαιτούμενα προσόντα",
+            "θεση εργασιασ περιγραφη καθηκοντων απαιτουμενα προσοντα",
+        ),
+        (  # NHS Jobs, the space lost around inline tags
+            "Main dutiesTo provide nursing careJob titleClinical Lead",
+            "main duties to provide nursing care job title clinical lead",
+        ),
     ],
 )
 def test_glued_words_part(relayed: str, words: str) -> None:
