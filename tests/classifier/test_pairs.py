@@ -255,6 +255,27 @@ def test_other_employer_writes_the_same_text_under_any_string_hash() -> None:
     assert "Education Health" not in moved["description"]  # no name inside a name
 
 
+def test_some_relays_keep_the_text_as_it_is() -> None:
+    """A job centre relays a board's ad under its label without editing it: a share of the
+    relay pairs keeps the ad's text on both sides (`RELAY_VERBATIM`), so that one text under
+    two titles is also taught as one vacancy; the others are re-posted like every pair."""
+    ads = [
+        Ad({**ad.document, "extra": {"occupation": "Agent / Agente de service"}}, ad.group, "fr")
+        for ad in synthetic_ads(8)
+    ]
+    synthesiser = Synthesiser(ads, random.Random(5))
+    raw = synthesiser.build(PairPlan(positives=400, mutations=0, boilerplate=0, random=0))
+    relays = [p for p in raw if p.kind == "pos_occupation_title"]
+    assert any(p.verbatim for p in relays)
+    assert not all(p.verbatim for p in relays)
+    for pair in relays:
+        made = synthesiser.finish(pair)
+        kept = [side["description"] == pair.ad.document["description"] for side in (made.a, made.b)]
+        if pair.verbatim:
+            assert kept == [True, True]
+            assert made.a["title"] != made.b["title"]
+
+
 def test_labels_follow_the_title_they_were_given_for() -> None:
     """Relays teach the habit only where the label differs from the title, and a posting
     made into another role keeps no label: else a relay habit writes the first role's
