@@ -46,7 +46,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 28
+FEATURE_VERSION = 29
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -116,6 +116,9 @@ FEATURE_VERSION = 28
 #     the preserved counties of Wales ("Gwent", "Clwyd", "Dyfed", the Glamorgans).
 # 28: the text's words a feed glued where it deleted line breaks are parted again, on line
 #     breaks of their own (`indexer.glue`: "Vos missionsComptabiliser", "FranceDescription").
+# 29: a stated place of work may go on in lower case ("basé sur Le pouzin (07)", "basé à
+#     Reignier esery (74)"): the longest such run that is a town's whole name near the
+#     listing (`stated_place._lower_case_tail`).
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (

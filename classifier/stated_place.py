@@ -59,8 +59,14 @@ _NAME = re.compile(
 )
 """A place name: capitalised words, joined by spaces, hyphens and the particles of town
 names ("Bussy Saint Georges", "Lagny-sur-Marne", "Newcastle upon Tyne", "Paris 12ème");
-it stops at the first lower-case word ("Bussy Saint Georges en tant que"). A word's later
-letters are any word characters, which hold every alphabet's letters."""
+it stops at the first lower-case word ("Bussy Saint Georges en tant que"; `_WRITTEN_LOW`
+reads on where that name is no town). A word's later letters are any word characters,
+which hold every alphabet's letters."""
+_WRITTEN_LOW = re.compile(rf"[{_CAPITAL}][\w'’.]*(?:[- ]+\w[\w'’]*){{1,5}}")
+"""A capitalised word and up to five words after it in any case: where `_NAME`'s name
+resolves to no town, the name may go on in lower case ("basé sur Le pouzin (07)", "basé à
+Reignier esery (74)", "situé à Clermont ferrand"), as employers type it. Only a run that is
+a town's whole name is read then (`_lower_case_tail`)."""
 
 LEVELS = ("town", "district")
 """The levels a stated place of work can be: a region or a country names no site."""
@@ -295,7 +301,7 @@ def statement(
         name = _NAME.match(text, position)
         if name is None:
             continue
-        place = _resolved(name.group(), field)
+        place = _resolved(name.group(), field) or _lower_case_tail(text, name, field)
         if is_weak:
             weak, weak_named = weak or place, True
             continue
@@ -315,6 +321,28 @@ def _resolved(name: str, field: gazetteer.Place | None) -> gazetteer.Place | Non
         place = gazetteer.resolve_near(" ".join(names[:end]).rstrip("."), field)
         if place is not None and place.level in LEVELS:
             return place
+    return None
+
+
+def _lower_case_tail(
+    text: str, name: re.Match[str], field: gazetteer.Place | None
+) -> gazetteer.Place | None:
+    """The town or district near the listing `field` whose whole name (`gazetteer.is_name`)
+    is the longest run of words from `name` on that goes past it in lower case
+    (`_WRITTEN_LOW`); None when no such run is one. A whole name, not `resolve`: that one
+    reads a string's parts and finds "Ligné" in "Beaune un Conducteur de ligne". Only
+    near the listing: a lower-case run is weaker evidence than a capitalised name, and
+    "St George's University Hospitals" is no Swiss "Saint-George"."""
+    written = _WRITTEN_LOW.match(text, name.start())
+    if written is None or field is None:
+        return None
+    words = norm(written.group()).split()
+    for end in range(len(words), len(norm(name.group()).split()), -1):
+        run = " ".join(words[:end])
+        if gazetteer.is_name(run):
+            place = gazetteer.resolve_near(run, field)
+            if place is not None and place.level in LEVELS and near_listing(place, field):
+                return place
     return None
 
 
