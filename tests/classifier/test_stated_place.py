@@ -76,30 +76,13 @@ def test_no_place_without_a_cue_and_a_town(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "listing", "town"),
     [
+        # employers type the place's later words in lower case; the capitalised name alone
+        # ("Le", "Reignier", "Barrow") is no town near the listing, and the text stated none
         ("Notre client basé sur Le pouzin (07), un régleur H/F.", "07 - LE POUZIN", "Le Pouzin"),
         ("Un client basé à Reignier esery (74), un conducteur.", "Annemasse", "Reignier-Ésery"),
         ("The team based at Barrow in Furness. You will", "Ulverston", "Barrow in Furness"),
-    ],
-)
-def test_a_town_written_on_in_lower_case_is_read_near_the_listing(
-    text: str, listing: str, town: str
-) -> None:
-    # Employers type the place's later words in lower case; the capitalised name alone
-    # ("Le", "Reignier", "Barrow") is no town near the listing, and the text stated none.
-    found = place_of_work(text, gazetteer.resolve(listing)).place
-    assert found is not None and found.name == town
-
-
-def test_a_town_written_in_lower_case_far_from_the_listing_is_not_read() -> None:
-    found = place_of_work("Un client basé à Reignier esery (74).", gazetteer.resolve("Brest"))
-    assert found.place is None and found.named
-
-
-@pytest.mark.parametrize(
-    ("text", "listing", "town"),
-    [
-        # the capitalised name resolves: no lower-case run is read after it ("de ligne" is
-        # no "Ligné", "centre et à Marly" no Marly)
+        # where the capitalised name resolves, no lower-case run is read after it ("de
+        # ligne" is no "Ligné", "centre et à Marly" no Marly)
         ("Nos clients basés sur Beaune un Conducteur de ligne (H/F).", "21 - BEAUNE", "Beaune"),
         ("Un garage installé sur Metz centre et à Marly : mécaniciens.", "57 - METZ", "Metz"),
         # a lower-case run that is a town's name far from the listing is not read, and the
@@ -112,11 +95,16 @@ def test_a_town_written_in_lower_case_far_from_the_listing_is_not_read() -> None
         ),
     ],
 )
-def test_a_lower_case_run_never_overrides_a_capitalised_town(
+def test_a_town_written_on_in_lower_case_is_read_near_the_listing_only_after_no_town(
     text: str, listing: str, town: str
 ) -> None:
     found = place_of_work(text, gazetteer.resolve(listing)).place
     assert found is not None and found.name == town
+
+
+def test_a_town_written_in_lower_case_far_from_the_listing_is_not_read() -> None:
+    found = place_of_work("Un client basé à Reignier esery (74).", gazetteer.resolve("Brest"))
+    assert found.place is None and found.named
 
 
 def test_the_tokens_spare_the_search_only_when_no_cue_word_is_there() -> None:
