@@ -91,6 +91,27 @@ def test_ingest_reports_invalid_lines_and_writes_one_decision_per_posting(
     assert [c["id"] for c in decisions[1]["candidates"]] == ["indeed-1001"]
 
 
+def test_ingest_says_how_many_postings_had_no_date(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An undated posting takes its receipt time: in a batch of 2024 ads it meets none of
+    # them, and the user is told rather than left to wonder why its copy stayed apart.
+    undated = {k: v for k, v in DATA_ENGINEER_REPOST.items() if k != "posted_at"}
+    path = tmp_path / "mixed.jsonl"
+    path.write_text(f"{json.dumps(DATA_ENGINEER)}\n{json.dumps(undated)}\n", encoding="utf-8")
+
+    assert _ingest(path, "--data-dir", str(tmp_path / "index"), "--out", str(tmp_path / "o")) == 0
+
+    stderr = capsys.readouterr().err
+    assert re.search(r"^postings 2  new 2  duplicates 0 ", stderr, re.MULTILINE), stderr
+    assert "undated 1: postings with no posted_at took the time they were received" in stderr
+    assert "within 60 days" in stderr
+    # with no window the receipt time keeps nothing apart, and nothing is said
+    path.write_text(f"{json.dumps(undated)}\n", encoding="utf-8")
+    assert _ingest(path, "--data-dir", str(tmp_path / "i2"), "--window-days", "0") == 0
+    assert "undated" not in capsys.readouterr().err
+
+
 def test_export_gives_one_line_per_indexed_posting(
     postings_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
