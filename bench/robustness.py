@@ -9,13 +9,13 @@ classifier/mutations.py; grading the model with the same generators would only m
 well it learned them. So every transformation here is written independently, from what
 boards were seen doing (decorated titles, locations widened to a region or a country,
 snippets, re-wrapped or HTML text, text whose line breaks a feed deleted, text a partner
-feed mis-decoded, a job centre's teaser of a board's ad, a campaign's titles naming each
-town, re-posts weeks later, translations), applied to REAL ads: NHS Jobs 2020 (English),
-EURES 2025 (ten languages) and three French corpora (France Travail, Pôle emploi partner
-boards, Google for Jobs). Hard negatives are made the same way: the same text at another
-town, another grade or contract, one employer's template for another role, a snippet
-holding only the employer's intro, another ad of the same title whose text shares almost
-nothing.
+feed mis-decoded, a job centre's teaser of a board's ad, an agency's copy of its client's
+ad, a campaign's titles naming each town, re-posts weeks later, translations), applied to
+REAL ads: NHS Jobs 2020 (English), EURES 2025 (ten languages) and three French corpora
+(France Travail, Pôle emploi partner boards, Google for Jobs). Hard negatives are made the
+same way: the same text at another town, another grade or contract, one employer's
+template for another role, a snippet holding only the employer's intro, another ad of the
+same title whose text shares almost nothing.
 
 Each family pairs an original ad (side a) with its transformed copy (side b); up to --limit
 pairs per family and corpus group (NHS, EURES, French), drawn with a seeded random.Random from
@@ -1241,6 +1241,47 @@ def translated(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     return repost(ad, rng, title=title, description=text, company=company)
 
 
+_CLIENT = {"fr": "notre client", "en": "our client"}
+"""What an agency writes for the end client it recruits for, where the text named it."""
+_ON_BEHALF = {
+    "fr": "Pour le compte de notre client, nous recherchons un(e) {title}.",
+    "en": "On behalf of our client, we are recruiting a {title}.",
+}
+"""The line an agency opens the client's text with (French and English boards)."""
+
+
+def agency_relay(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
+    """The same vacancy posted by a recruitment agency or an IT services firm for its end
+    client, which the gold guideline counts as one vacancy ("the same end client through an
+    agency or aggregator"): the agency's name as the company (another employer of the
+    corpus group), the client's name in the text made "notre client" / "our client", and
+    half the time the place widened to its region, as agencies list it. Seen in
+    `fr-googlejobs-dataeng-2025`: Almatek's "Un Data Engineer Cloud / DataOps sur
+    Guyancourt" and Smarteo's "... sur Le 78 (IT)", one mission's text under two firms.
+    The agency says so: its copy opens with "Pour le compte de notre client" / "On behalf
+    of our client" (`_ON_BEHALF`), so only French and English ads are used; the agency's
+    name is another employer of the corpus group, which a model cannot tell from an
+    employer by the name alone."""
+    client, opening = _CLIENT.get(ad.lang), _ON_BEHALF.get(ad.lang)
+    if not ad.company or len(ad.company) < 3 or client is None or opening is None:
+        return None
+    agencies = sorted(
+        {o.company for ads in ctx.by_employer.values() for o in ads[:1]
+         if o.company and o.group == ad.group and o.employer != ad.employer}
+    )  # fmt: skip
+    if not agencies:
+        return None
+    bare = _LEGAL_FORM.sub("", ad.company).strip(" ,")
+    text = replace_name(ad.description, [ad.company, bare], client)
+    changes: dict[str, Any] = {
+        "company": rng.choice(agencies),
+        "description": opening.format(title=ad.title.strip()) + "\n\n" + text,
+    }
+    if ad.location and ad.regions and rng.random() < 0.5:
+        changes["location"] = rng.choice(ad.regions)
+    return repost(ad, rng, **changes)
+
+
 # -- negative families ---------------------------------------------------------------------
 
 
@@ -1467,6 +1508,7 @@ FAMILIES = (
     Family("small_commune", "duplicate", small_commune, ("fr",)),
     Family("occupation_title", "duplicate", occupation_title, ("fr",)),
     Family("teaser_relay", "duplicate", teaser_relay, ("fr",)),
+    Family("agency_relay", "duplicate", agency_relay, ("nhs", "fr")),
     Family("campaign_towns", "not_duplicate", campaign_towns),
     Family("employer_template", "not_duplicate", employer_template),
     Family("other_grade_or_contract", "not_duplicate", other_grade_or_contract),
