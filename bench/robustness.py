@@ -734,6 +734,7 @@ class Context:
     shared_intros: dict[str, list[str]] = field(default_factory=dict)
     by_title: dict[tuple[str, frozenset[str]], list[Ad]] = field(default_factory=dict)
     small_communes: dict[str, list[str]] = field(default_factory=dict)
+    _companies: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, ads: Sequence[Ad], gaz: Gazetteer, mt: dict[str, dict[str, str]]) -> Context:
@@ -750,6 +751,15 @@ class Context:
         ctx.by_employer, ctx.by_area, ctx.by_title = dict(employers), dict(areas), dict(titles)
         ctx.small_communes = small_commune_listings(ads, gaz)
         return ctx
+
+    def companies(self, group: str) -> list[tuple[str, str]]:
+        """(employer key, company as written) of each employer of a corpus group, sorted by
+        the company; built once per group, as every ad of a family asks for it."""
+        if group not in self._companies:
+            named = {ads[0].company: ads[0].employer for ads in self.by_employer.values()
+                     if ads[0].company and ads[0].group == group}  # fmt: skip
+            self._companies[group] = [(named[name], name) for name in sorted(named)]
+        return self._companies[group]
 
     def others(self, ad: Ad) -> list[Ad]:
         return [o for o in self.by_employer.get(ad.employer, []) if o.uid != ad.uid]
@@ -1265,10 +1275,7 @@ def agency_relay(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     client, opening = _CLIENT.get(ad.lang), _ON_BEHALF.get(ad.lang)
     if not ad.company or len(ad.company) < 3 or client is None or opening is None:
         return None
-    agencies = sorted(
-        {o.company for ads in ctx.by_employer.values() for o in ads[:1]
-         if o.company and o.group == ad.group and o.employer != ad.employer}
-    )  # fmt: skip
+    agencies = [name for employer, name in ctx.companies(ad.group) if employer != ad.employer]
     if not agencies:
         return None
     bare = _LEGAL_FORM.sub("", ad.company).strip(" ,")

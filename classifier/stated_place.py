@@ -65,8 +65,9 @@ which hold every alphabet's letters."""
 _WRITTEN_LOW = re.compile(rf"[{_CAPITAL}][\w'’.]*(?:[- ]+\w[\w'’]*){{1,5}}")
 """A capitalised word and up to five words after it in any case: where `_NAME`'s name
 resolves to no town, the name may go on in lower case ("basé sur Le pouzin (07)", "basé à
-Reignier esery (74)", "situé à Clermont ferrand"), as employers type it. Only a run that is
-a town's whole name is read then (`_lower_case_tail`)."""
+Reignier esery (74)"), as employers type it. Only a run that is a town's whole name is read
+then (`_lower_case_tail`). Not read: a capitalised part that is itself a town somewhere
+("Clermont ferrand", "Stoke on trent"), which `_resolved` takes before the tail is tried."""
 
 LEVELS = ("town", "district")
 """The levels a stated place of work can be: a region or a country names no site."""
