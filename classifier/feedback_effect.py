@@ -7,8 +7,9 @@ twice: by the model that never saw them, and by k-fold cross-validation (each fo
 a model trained with the other folds' feedback), since the shipped model has them in its
 training set and its own score on them says nothing about new pairs.
 
-Every figure is taken at the threshold its model chose on the held-out split
-(`classifier.train.THRESHOLD_RULE`), as the service would run that model.
+Both models are fitted on fold 0's training split of `classifier.train.cross_fitted`, and
+every figure is taken at the threshold its model chose on fold 0's held-out split (the F1
+rule of `classifier.train.THRESHOLD_RULE`), as the service would run that model.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ class TrainingRows:
 
 @dataclass(frozen=True)
 class Fitted:
-    """A booster with the threshold it chose on the held-out split and its held-out scores."""
+    """A booster with the threshold it chose on fold 0's held-out split, and its scores there."""
 
     booster: lgb.Booster
     threshold: float
@@ -71,7 +72,8 @@ def compare_feedback(
 ) -> dict[str, Any]:
     """The with/without-feedback comparison stored as the artifact's "feedback_effect".
 
-    `with_booster` is the model fitted on all of `rows.train_idx` (the artifact); the model
+    `with_booster` is the model fitted on all of `rows.train_idx` (fold 0's model of
+    `classifier.train.cross_fitted`; the artifact is that fit on every pair); the model
     without feedback is fitted here on the same rows minus the feedback pairs. Rows of the
     result: "held_out", "gold_dev" (gold pairs that are also feedback pairs left out: the
     with-feedback model trained on them) and "feedback" (without: the model that never saw
@@ -95,8 +97,9 @@ def compare_feedback(
             "without": round(without.threshold, 6),
             "with": round(with_.threshold, 6),
             "cross_validated_folds": [] if isinstance(cross, str) else cross.fold_thresholds,
-            "rule": "each model's own, chosen on the held-out split (THRESHOLD_RULE); a "
-            "cross-validated pair is judged at the threshold of the fold model that scored it",
+            "rule": "each model's own, chosen on fold 0's held-out split (THRESHOLD_RULE's F1 "
+            "rule); a cross-validated pair is judged at the threshold of the fold model that "
+            "scored it",
         },
         "held_out": {
             "without": _metrics(held_labels, without.held_scores, without.threshold),

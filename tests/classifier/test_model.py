@@ -24,7 +24,7 @@ from classifier.model import (
 from classifier.pairs import PairExample, PairPlan, Synthesiser
 from classifier.provenance import installed_versions
 from classifier.scoring import Candidate, PairScorer, candidate_for
-from classifier.train import choose_threshold, split, train
+from classifier.train import FOLDS, choose_threshold, split, train
 from indexer.minhash import SketchParams
 from indexer.prepare import prepare_document, to_stored
 from indexer.reading import Reading
@@ -226,6 +226,34 @@ def test_split_keeps_groups_together() -> None:
     train_groups = {g for i in train_idx for g in pairs[i].groups}
     assert held_groups.isdisjoint(train_groups)
     assert set(train_idx).isdisjoint(held_idx)
+
+
+def test_each_employer_is_held_out_by_exactly_one_fold() -> None:
+    pairs = _fixture_pairs()
+    held_by_fold = [set(split(pairs, seed=3, fold=f)[1]) for f in range(FOLDS)]
+    assert split(pairs, seed=3, fold=0) == split(pairs, seed=3)
+    groups_by_fold = [{g for i in held for g in pairs[i].groups} for held in held_by_fold]
+    for f, groups in enumerate(groups_by_fold):
+        assert groups, f"fold {f} holds out no employer"
+        for other in groups_by_fold[f + 1 :]:
+            assert groups.isdisjoint(other)
+
+    def fold_of(group: str) -> int:
+        alone = [replace(pairs[0], groups=(group, group))]
+        return next(f for f in range(FOLDS) if split(alone, seed=3, fold=f)[1])
+
+    whole = {i for i, p in enumerate(pairs) if len({fold_of(g) for g in p.groups}) == 1}
+    assert set().union(*held_by_fold) == whole  # a pair across two folds' groups is never held
+
+
+def test_the_threshold_is_chosen_on_every_folds_held_out_pairs(
+    trained: tuple[Path, dict[str, Any]],
+) -> None:
+    pairs = _fixture_pairs()
+    pooled = sum(len(split(pairs, seed=3, fold=f)[1]) for f in range(FOLDS))
+    assert trained[1]["pairs"]["held_out"] == trained[1]["held_out"]["n"] == pooled
+    assert pooled > len(split(pairs, seed=3)[1])
+    assert trained[1]["pairs"]["train"] == trained[1]["pairs"]["total"]  # the artifact: all
 
 
 def test_choose_threshold_maximises_f1() -> None:

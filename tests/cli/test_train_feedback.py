@@ -72,7 +72,7 @@ def test_train_with_feedback_prints_the_comparison_and_writes_the_report(
     report: dict[str, Any] = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     effect = report["feedback_effect"]
     assert effect["feedback_pairs"] == stored
-    assert effect["held_out"]["with"] == report["held_out"]
+    assert effect["held_out"]["with"]["n"] < report["held_out"]["n"]  # one fold of five
     assert len(effect["thresholds"]["cross_validated_folds"]) == stored  # k = min(5, pairs)
     assert (tmp_path / "model" / "model.txt").exists()
 
