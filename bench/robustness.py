@@ -15,7 +15,8 @@ REAL ads: NHS Jobs 2020 (English), EURES 2025 (ten languages) and three French c
 (France Travail, Pôle emploi partner boards, Google for Jobs). Hard negatives are made the
 same way: the same text at another town, another grade or contract, one employer's
 template for another role, a snippet holding only the employer's intro, another ad of the
-same title whose text shares almost nothing.
+same title whose text shares almost nothing, and an agency's copy of another vacancy of the
+employer.
 
 Each family pairs an original ad (side a) with its transformed copy (side b); up to --limit
 pairs per family and corpus group (NHS, EURES, French), drawn with a seeded random.Random from
@@ -1272,6 +1273,20 @@ def agency_relay(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     of our client" (`_ON_BEHALF`), so only French and English ads are used; the agency's
     name is another employer of the corpus group, which a model cannot tell from an
     employer by the name alone."""
+    changes = _as_agency(ad, ctx, rng, ad.title, ad.description)
+    if changes is None:
+        return None
+    if ad.location and ad.regions and rng.random() < 0.5:
+        changes["location"] = rng.choice(ad.regions)
+    return repost(ad, rng, **changes)
+
+
+def _as_agency(
+    ad: Ad, ctx: Context, rng: random.Random, title: str, description: str
+) -> dict[str, Any] | None:
+    """The company and text of an agency's copy of `ad`'s employer's ad (`title`,
+    `description`), or None where `agency_relay` does not apply (no client name, no
+    opening line in the language, no other employer in the group)."""
     client, opening = _CLIENT.get(ad.lang), _ON_BEHALF.get(ad.lang)
     if not ad.company or len(ad.company) < 3 or client is None or opening is None:
         return None
@@ -1279,14 +1294,11 @@ def agency_relay(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     if not agencies:
         return None
     bare = _LEGAL_FORM.sub("", ad.company).strip(" ,")
-    text = replace_name(ad.description, [ad.company, bare], client)
-    changes: dict[str, Any] = {
+    text = replace_name(description, [ad.company, bare], client)
+    return {
         "company": rng.choice(agencies),
-        "description": opening.format(title=ad.title.strip()) + "\n\n" + text,
+        "description": opening.format(title=title.strip()) + "\n\n" + text,
     }
-    if ad.location and ad.regions and rng.random() < 0.5:
-        changes["location"] = rng.choice(ad.regions)
-    return repost(ad, rng, **changes)
 
 
 # -- negative families ---------------------------------------------------------------------
@@ -1393,6 +1405,25 @@ def same_title_other_text(ad: Ad, ctx: Context, rng: random.Random) -> Built | N
         return None
     other = rng.choice(others)
     return Built(ad.posting(), near(ad, rng, other.posting(source="bench_board")), (ad, other))
+
+
+def agency_other_vacancy(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
+    """Another vacancy, which an agency posts for the employer: a hard negative of
+    `campaign_towns`, `employer_template` or `other_grade_or_contract` (drawn at random)
+    whose side b is `agency_relay`'s copy (the agency's name, "notre client" / "our client",
+    the agency's opening line). The agency's name says nothing of the employer, so a model
+    that reads it as unknown must still tell the town, the role or the grade apart. Side b
+    of a template pair is the employer's other real ad, so the client named there is the
+    same employer's name."""
+    negatives = (campaign_towns, employer_template, other_grade_or_contract)
+    built = rng.choice(negatives)(ad, ctx, rng)
+    if built is None:
+        return None
+    b = built.b
+    changes = _as_agency(ad, ctx, rng, str(b.get("title") or ""), str(b["description"]))
+    if changes is None:
+        return None
+    return Built(built.a, {**b, **changes}, built.ads, built.context)
 
 
 def _template_partner(ad: Ad, ctx: Context, rng: random.Random) -> Ad | None:
@@ -1522,6 +1553,7 @@ FAMILIES = (
     Family("neighbour_town", "not_duplicate", neighbour_town),
     Family("intro_only_snippet", "not_duplicate", intro_only_snippet),
     Family("same_title_other_text", "not_duplicate", same_title_other_text),
+    Family("agency_other_vacancy", "not_duplicate", agency_other_vacancy, ("nhs", "fr")),
 )
 
 
