@@ -259,6 +259,14 @@ FEATURE_WORDS: dict[str, FeatureWords] = {
     "company_in_other_description": _share(
         "{pct} of an employer's name is in the other ad's text", "No employer named"
     ),
+    "company_client_voice": FeatureWords(
+        lambda v: (
+            "Neither ad is written for an unnamed client",
+            "One ad is an agency's, written for an unnamed client (employers not compared)",
+            "Both ads are agencies', written for an unnamed client",
+        )[min(2, max(0, _count(v)))],
+        "Not known",
+    ),
     # location
     "location_equal": _flag(
         "The locations are the same", "The locations differ", "An ad gives no location"

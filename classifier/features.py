@@ -46,7 +46,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 29
+FEATURE_VERSION = 30
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -119,6 +119,8 @@ FEATURE_VERSION = 29
 # 29: a stated place of work may go on in lower case ("basé sur Le pouzin (07)", "basé à
 #     Reignier esery (74)"): the longest such run that is a town's whole name near the
 #     listing (`stated_place._lower_case_tail`).
+# 30: company_client_voice (how many texts speak for an unnamed end client: "pour le compte
+#     de notre client"); two different names are then unknown, not another employer.
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -169,6 +171,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "company_ratio",
     "company_missing",
     "company_in_other_description",
+    "company_client_voice",
     # location
     "location_equal",
     "location_token_jaccard",
@@ -564,14 +567,20 @@ def _company_features(a: PostingFields, b: PostingFields) -> list[float]:
         _covered(b.company_tokens, a.description_tokens),
     ]
     named_elsewhere = max((x for x in named if not math.isnan(x)), default=NAN)
+    voices = float(a.client_voice + b.client_voice)
     if missing:
-        return [NAN, NAN, missing, named_elsewhere]
+        return [NAN, NAN, missing, named_elsewhere, voices]
     key_a, key_b = _same_script(a.company_key, b.company_key)
+    if key_a != key_b and voices:
+        # An agency's copy names the agency and calls the employer "notre client": the two
+        # names are of different kinds, so they neither match nor conflict.
+        return [NAN, NAN, 0.0, named_elsewhere, voices]
     return [
         float(key_a == key_b),
         fuzz.token_set_ratio(key_a, key_b) / 100.0,
         0.0,
         named_elsewhere,
+        voices,
     ]
 
 

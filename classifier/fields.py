@@ -137,6 +137,10 @@ class PostingFields:
     "En bref : Commercial terrain, Relation client"), else ()."""
     company_key: str
     company_tokens: frozenset[str]
+    client_voice: bool
+    """The text speaks for an unnamed end client ("pour le compte de notre client", "on
+    behalf of our client": `lexicon.CLIENT_VOICE`): the company field names an agency, so a
+    different name on the other side is no evidence of another employer."""
     location_key: str
     location_tokens: frozenset[str]
     towns: frozenset[str]
@@ -255,6 +259,7 @@ def extract_fields(
         ),
         company_key=company_key,
         company_tokens=frozenset(company_key.split()) - lx.GENERIC_COMPANY_WORDS,
+        client_voice=lx.CLIENT_VOICE.search(padded) is not None,
         location_key=normalise_location(location),
         location_tokens=places,
         towns=_towns(places, stop),

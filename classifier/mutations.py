@@ -386,9 +386,8 @@ def other_employer(
         text = re.sub(pattern, lambda _: replacement, text, flags=re.IGNORECASE)
     result = {**posting, "company": company, "location": location, "description": text}
     if rng.random() < 0.3:  # an agency advertising for another client with the same template
-        intro = variants.CLIENT_INTROS["en"].format(client=company)
         result["company"] = rng.choice(variants.RECRUITERS)
-        result["description"] = f"{intro}\n\n{text}"
+        result["description"] = variants.for_client(text, company, "en", rng)
     return posting, result
 
 

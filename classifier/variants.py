@@ -333,17 +333,64 @@ CLIENT_INTROS = {
 }
 
 
+UNNAMED_CLIENT_INTROS = {
+    "en": (
+        "We are recruiting for our client, a well-established organisation.",
+        "Our client is looking for an experienced candidate for the role below.",
+    ),
+    "fr": (
+        "Nous recrutons pour l'un de nos clients le poste décrit ci-dessous.",
+        "Notre client recherche son futur collaborateur.",
+    ),
+    "de": ("Für unseren Kunden suchen wir zum nächstmöglichen Zeitpunkt:",),
+    "nl": ("Voor onze opdrachtgever zoeken wij een nieuwe collega.",),
+    "es": ("Para nuestro cliente buscamos un nuevo profesional.",),
+    "it": ("Per conto di un nostro cliente ricerchiamo la figura seguente.",),
+    "pt": ("O nosso cliente procura um novo colaborador.",),
+    "pl": ("Dla naszego klienta poszukujemy osoby na stanowisko:",),
+    "sv": ("Vår kund söker nu en ny medarbetare.",),
+}
+"""How an agency opens a client's ad when it keeps the client's name to itself; each
+line is one `lexicon.CLIENT_VOICE` reads."""
+UNNAMED_CLIENT = {
+    "en": "our client",
+    "fr": "notre client",
+    "de": "unser Kunde",
+    "nl": "onze opdrachtgever",
+    "es": "nuestro cliente",
+    "it": "il nostro cliente",
+    "pt": "o nosso cliente",
+    "pl": "nasz klient",
+    "sv": "vår kund",
+}
+"""What the agency writes where the client's text named the client."""
+
+
+def for_client(text: str, client: str, language: str, rng: random.Random) -> str:
+    """`text` as an agency posts it for `client`: opened with an intro naming the client or,
+    half the time, one keeping the name to itself (the name in the text then reads as
+    "our client": agencies do not let candidates apply round them)."""
+    if rng.random() < 0.5:
+        intro = CLIENT_INTROS.get(language, CLIENT_INTROS["en"]).format(client=client)
+        return f"{intro}\n\n{text}"
+    names = sorted({client, client.split(",")[0].strip()} - {""}, key=len, reverse=True)
+    unnamed = UNNAMED_CLIENT.get(language, UNNAMED_CLIENT["en"])
+    pattern = r"\b(?:" + "|".join(map(re.escape, names)) + r")\b"
+    text = re.sub(pattern, lambda _: unnamed, text, flags=re.IGNORECASE)
+    intro = rng.choice(UNNAMED_CLIENT_INTROS.get(language, UNNAMED_CLIENT_INTROS["en"]))
+    return f"{intro}\n\n{text}"
+
+
 def via_recruiter(posting: Posting, rng: random.Random, ctx: Context) -> Posting:
-    """The vacancy re-advertised by an agency or aggregator under its own name, naming the
-    client in the text (still the same vacancy: same end client, same place, same role)."""
+    """The vacancy re-advertised by an agency or aggregator under its own name, for the
+    client (still the same vacancy: same end client, same place, same role)."""
     client = str(posting.get("company") or "").strip()
     if not client:
         return posting
-    intro = CLIENT_INTROS.get(ctx.language, CLIENT_INTROS["en"]).format(client=client)
     return {
         **posting,
         "company": rng.choice(RECRUITERS),
-        "description": f"{intro}\n\n{posting['description']}",
+        "description": for_client(str(posting["description"]), client, ctx.language, rng),
     }
 
 

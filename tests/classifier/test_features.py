@@ -283,6 +283,20 @@ def test_agency_names_the_client() -> None:
     f = _features(NURSE_EN, agency)
     assert f["company_equal"] == 0.0
     assert f["company_in_other_description"] == 1.0
+    assert f["company_client_voice"] == 0.0
+
+
+def test_an_agency_speaking_for_an_unnamed_client_leaves_the_employer_unknown() -> None:
+    text = NURSE_EN["description"].replace("Riverside Hospitals", "our client")
+    agency = _copy(NURSE_EN, company="Hays", description="On behalf of our client, " + text)
+    f = _features(NURSE_EN, agency)
+    assert math.isnan(f["company_equal"]) and math.isnan(f["company_ratio"])
+    assert f["company_missing"] == 0.0
+    assert f["company_client_voice"] == 1.0
+    same_agency = _features(agency, _copy(agency, id="b"))
+    assert same_agency["company_equal"] == 1.0  # one agency's name on both: compared
+    plain_other = _features(NURSE_EN, _copy(NURSE_EN, company="Hays"))
+    assert plain_other["company_equal"] == 0.0 and plain_other["company_client_voice"] == 0.0
 
 
 @pytest.mark.parametrize(

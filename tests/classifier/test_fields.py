@@ -175,6 +175,28 @@ def test_company_key_drops_legal_form_and_keeps_distinctive_words() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "voice"),
+    [
+        ("Pour le compte de notre client, nous recherchons un(e) comptable.", True),
+        ("Notre cliente, basée à Annonay, recrute un technicien.", True),
+        ("Nous recrutons pour l'un de nos clients un chef de chantier.", True),
+        ("Pour le compte d'une entreprise industrielle, nous recherchons un soudeur.", True),
+        ("On behalf of our client, we are recruiting a Band 5 nurse.", True),
+        ("Our client is a leading logistics firm in Leeds.", True),
+        ("Für unseren Kunden suchen wir einen Elektriker.", True),
+        ("Voor onze opdrachtgever zoeken wij een monteur.", True),
+        # an employer's own customers, not an end client recruited for
+        ("Vous conseillez nos clients en agence.", False),
+        ("You will look after our clients across the region.", False),
+        ("Wir bieten unseren Kunden maßgeschneiderte Lösungen.", False),
+        ("Le service client est ouvert du lundi au vendredi.", False),
+    ],
+)
+def test_client_voice_is_an_agency_writing_for_an_unnamed_client(text: str, voice: bool) -> None:
+    assert extract_fields({"title": "x", "description": text}).client_voice is voice
+
+
+@pytest.mark.parametrize(
     ("location", "postcodes", "outward", "towns"),
     [
         ("Riverside Hospital, Stevenage SG1 4AB", {"sg1 4ab"}, {"sg1"}, {"riverside", "stevenage"}),

@@ -51,10 +51,28 @@ def test_retitle_keeps_the_title_key() -> None:
         assert "developpeur python" in key, title
 
 
-def test_via_recruiter_names_the_client() -> None:
-    posted = variants.via_recruiter(NURSE_EN, random.Random(0), CTX)
-    assert posted["company"] in variants.RECRUITERS
-    assert NURSE_EN["company"] in posted["description"]
+def test_via_recruiter_names_the_client_or_speaks_for_it() -> None:
+    ad = {**NURSE_EN, "description": f"Join {NURSE_EN['company']}. {NURSE_EN['description']}"}
+    named, unnamed = 0, 0
+    for seed in range(12):
+        posted = variants.via_recruiter(ad, random.Random(seed), CTX)
+        assert posted["company"] in variants.RECRUITERS
+        voice = extract_fields(posted).client_voice
+        if posted["description"].startswith("Our client, Riverside"):
+            named += 1
+            assert not voice  # the client's name is the evidence: company_in_other_description
+        else:
+            unnamed += 1
+            assert voice, posted["description"][:120]
+            assert "Riverside Hospitals" not in posted["description"]
+            assert "Join our client." in posted["description"]
+    assert named and unnamed
+
+
+@pytest.mark.parametrize("language", sorted(variants.UNNAMED_CLIENT_INTROS))
+def test_every_unnamed_client_intro_is_read_as_an_agency_s(language: str) -> None:
+    for intro in variants.UNNAMED_CLIENT_INTROS[language]:
+        assert extract_fields({"title": "x", "description": intro}).client_voice, intro
 
 
 DONORS = mutations.Donors(
