@@ -262,7 +262,7 @@ FEATURE_WORDS: dict[str, FeatureWords] = {
     "company_client_voice": FeatureWords(
         lambda v: (
             "Neither ad is written for an unnamed client",
-            "One ad is an agency's, written for an unnamed client (employers not compared)",
+            "One ad is an agency's, written for an unnamed client (two names not compared)",
             "Both ads are agencies', written for an unnamed client",
         )[min(2, max(0, _count(v)))],
         "Not known",

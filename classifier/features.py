@@ -46,7 +46,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 30
+FEATURE_VERSION = 31
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -121,6 +121,7 @@ FEATURE_VERSION = 30
 #     listing (`stated_place._lower_case_tail`).
 # 30: company_client_voice (how many texts speak for an unnamed end client: "pour le compte
 #     de notre client"); two different names are then unknown, not another employer.
+# 31: "working with a client group" (a care team's client) is no agency's voice.
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (

@@ -298,6 +298,8 @@ CLIENT_VOICE = re.compile(
     r"|on behalf of (?:our|a|an|its|one of our) clients?|one of our clients"
     r"|our client (?:is|are|has|a|an|based|located|who|seeks|requires|needs|operates)"
     r"|(?:for|with) (?:our|a) (?:leading |major |well known |global |prestigious )?client"
+    r"(?! (?:group|groups|population|base|facing|care|contact|caseload|needs|services?"
+    r"|centre|centred|centered|led|focused) )"
     r"|(?:fur|im auftrag) (?:unseren|unseres|einen|eines) (?:kunden|mandanten)"
     r"|unser (?:kunde|mandant)|(?:onze|een) opdrachtgever|voor onze klant"
     r"|(?:nuestro|nuestra|nostro|nostra|nosso|nossa) (?:cliente|empresa cliente|azienda cliente)"
@@ -311,7 +313,9 @@ unseren Kunden", "onze opdrachtgever". Its copy names itself as the company, so 
 field says nothing about the employer (179 of the 1,584 France Travail Ardèche ads, 96 of
 the 1,450 Pôle emploi partner ads and 13 of the 271 Google Jobs ads read so). Singular and
 recruiting senses only: "nos clients", "our clients", "unseren Kunden bieten" are an
-employer's own customers."""
+employer's own customers, and "working with a client group", "a client centred approach"
+(6 of the 18 NHS ads the pattern first read) are a care team's words; 12 NHS ads are read
+now, one of them wrongly ("with a client focus")."""
 
 # --- places ----------------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from typing import Any
 from classifier import gazetteer, variants
 from classifier.features import contract_comparison
 from classifier.fields import extract_fields, place_keys
-from classifier.lexicon import ENGAGEMENT, GENDER_MARKER, GENERIC_COMPANY_WORDS
+from classifier.lexicon import ENGAGEMENT, GENDER_MARKER
 from classifier.stated_place import LEVELS, statement, title_place
 
 Posting = dict[str, Any]
@@ -380,7 +380,7 @@ def other_employer(
     # one ("Health Education England" for "North of England ...") is not replaced again, and
     # the text no longer depends on the order the words are tried in (a set's order follows
     # the process's string hash: one training pair, and with it the shipped model, did).
-    words = sorted(_distinctive(current), key=lambda w: (-len(w), w))
+    words = sorted(variants.distinctive_words(current), key=lambda w: (-len(w), w))
     if words:
         pattern = r"\b(?:" + "|".join(map(re.escape, words)) + r")\b"
         text = re.sub(pattern, lambda _: replacement, text, flags=re.IGNORECASE)
@@ -389,15 +389,6 @@ def other_employer(
         result["company"] = rng.choice(variants.RECRUITERS)
         result["description"] = variants.for_client(text, company, "en", rng)
     return posting, result
-
-
-def _distinctive(company: str) -> set[str]:
-    """Words of a company name that identify it (see `lexicon.GENERIC_COMPANY_WORDS`)."""
-    return {
-        word
-        for word in re.split(r"[^\w]+", company)
-        if len(word) > 2 and word.lower() not in GENERIC_COMPANY_WORDS
-    }
 
 
 MUTATIONS: tuple[tuple[Mutation, float], ...] = (

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
+from classifier.lexicon import GENERIC_COMPANY_WORDS
+
 Posting = dict[str, Any]
 
 BOILERPLATE: dict[str, tuple[str, ...]] = {
@@ -366,17 +368,33 @@ UNNAMED_CLIENT = {
 """What the agency writes where the client's text named the client."""
 
 
+def distinctive_words(company: str) -> set[str]:
+    """Words of a company name that identify it (see `lexicon.GENERIC_COMPANY_WORDS`)."""
+    return {
+        word
+        for word in re.split(r"[^\w]+", company)
+        if len(word) > 2 and word.lower() not in GENERIC_COMPANY_WORDS
+    }
+
+
 def for_client(text: str, client: str, language: str, rng: random.Random) -> str:
     """`text` as an agency posts it for `client`: opened with an intro naming the client or,
-    half the time, one keeping the name to itself (the name in the text then reads as
-    "our client": agencies do not let candidates apply round them)."""
+    half the time, one keeping the name to itself (agencies do not let candidates apply
+    round them): the whole name, then any run of its identifying words ("Riverside" of
+    "Riverside Hospitals NHS Foundation Trust", as texts shorten it), reads "our client"."""
     if rng.random() < 0.5:
         intro = CLIENT_INTROS.get(language, CLIENT_INTROS["en"]).format(client=client)
         return f"{intro}\n\n{text}"
-    names = sorted({client, client.split(",")[0].strip()} - {""}, key=len, reverse=True)
     unnamed = UNNAMED_CLIENT.get(language, UNNAMED_CLIENT["en"])
-    pattern = r"\b(?:" + "|".join(map(re.escape, names)) + r")\b"
-    text = re.sub(pattern, lambda _: unnamed, text, flags=re.IGNORECASE)
+    names = sorted({client, client.split(",")[0].strip()} - {""}, key=len, reverse=True)
+    words = sorted(distinctive_words(client), key=lambda w: (-len(w), w))
+    # the whole name in any case; its words only as the name writes them ("Care" of "Care
+    # UK", not the text's "care")
+    for alternatives, flags in ((names, re.IGNORECASE), (words, re.NOFLAG)):
+        if alternatives:
+            one = "(?:" + "|".join(map(re.escape, alternatives)) + ")"
+            pattern = rf"\b{one}(?:[\s-]+{one})*\b"
+            text = re.sub(pattern, lambda _: unnamed, text, flags=flags)
     intro = rng.choice(UNNAMED_CLIENT_INTROS.get(language, UNNAMED_CLIENT_INTROS["en"]))
     return f"{intro}\n\n{text}"
 

@@ -190,6 +190,9 @@ def test_company_key_drops_legal_form_and_keeps_distinctive_words() -> None:
         ("You will look after our clients across the region.", False),
         ("Wir bieten unseren Kunden maßgeschneiderte Lösungen.", False),
         ("Le service client est ouvert du lundi au vendredi.", False),
+        ("Experience working with a client population with autism.", False),
+        ("A genuine passion for working with our client group.", False),
+        ("We work with a client centred approach.", False),
     ],
 )
 def test_client_voice_is_an_agency_writing_for_an_unnamed_client(text: str, voice: bool) -> None:

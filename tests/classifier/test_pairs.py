@@ -69,6 +69,17 @@ def test_via_recruiter_names_the_client_or_speaks_for_it() -> None:
     assert named and unnamed
 
 
+def test_an_unnamed_client_s_short_name_goes_too_but_not_the_text_s_words() -> None:
+    text = "Join Riverside Care. At Riverside we care for patients."
+    unnamed = 0
+    for seed in range(12):
+        posted = variants.for_client(text, "Riverside Care Ltd", "en", random.Random(seed))
+        if not posted.startswith("Our client, "):
+            unnamed += 1  # "Care" identifies no employer (GENERIC_COMPANY_WORDS): it stays
+            assert posted.endswith("Join our client Care. At our client we care for patients.")
+    assert unnamed
+
+
 @pytest.mark.parametrize("language", sorted(variants.UNNAMED_CLIENT_INTROS))
 def test_every_unnamed_client_intro_is_read_as_an_agency_s(language: str) -> None:
     for intro in variants.UNNAMED_CLIENT_INTROS[language]:
