@@ -502,30 +502,25 @@ class SqliteStore:
             bands = self._searchable(conn, since)
             held_ever = set(bands.seen(language_key(lang) for lang in languages))
             seen = [lang for lang in languages if language_key(lang) in held_ever]
-            keys = searched_keys(query, seen)
+            if not seen:
+                return []
+            # The languages the window holds first, then only their blocks of
+            # `searched_keys`: an index that ever held a few Welsh ads holds none in most
+            # windows, and each block is `width` keys to look up for nothing.
+            held = bands.count(bands.spans([language_key(lang) for lang in seen]), since, until, 0)
+            present = {lang: n for lang, n in zip(seen, held, strict=True) if n}
+            keys = searched_keys(query, list(present))
             if not keys:
                 return []
-            # One pass over the key index for the languages' keys and the other languages'
-            # blocks of `searched_keys` (each language seen, then the query's own language).
             width = len(query.anchors.hashes)
-            own = len(seen) * width
-            spans = bands.spans([*(language_key(lang) for lang in seen), *keys[:own]])
-            held, spans = bands.count(spans[: len(seen)], since, until, 0), spans[len(seen) :]
-            present = {lang: n for lang, n in zip(seen, held, strict=True) if n}
-            other = [
-                block * width + i
-                for block, lang in enumerate(seen)
-                if lang in present
-                for i in range(width)
-            ]
-            counted = bands.count([spans[j] for j in other], since, until, MAX_ANCHOR_DF)
-            per_key = {keys[j]: n for j, n in zip(other, counted, strict=True)}
+            own = len(present) * width
+            spans = bands.spans(keys[:own])
+            counted = bands.count(spans, since, until, MAX_ANCHOR_DF)
+            per_key = dict(zip(keys[:own], counted, strict=True))
             # The own language's block only for anchors rare somewhere else (usually none):
             # the others weigh nothing whatever their count on this side, and the common
             # ones ("NHS") are the costly ones to look up.
-            needed = sorted(
-                {j % width for j, n in zip(other, counted, strict=True) if 1 <= n <= MAX_ANCHOR_DF}
-            )
+            needed = sorted({j % width for j, n in enumerate(counted) if 1 <= n <= MAX_ANCHOR_DF})
             own_spans = bands.spans([keys[own + i] for i in needed]) if needed else []
             own_counts = bands.count(own_spans, since, until, MAX_ANCHOR_DF)
             per_key.update((keys[own + i], n) for i, n in zip(needed, own_counts, strict=True))
