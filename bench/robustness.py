@@ -1118,6 +1118,54 @@ def nearby_commune(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     return repost(ad, rng, location=rng.choice(options[:10]).name)
 
 
+_NAME_ENDS = re.compile(r"\s*(?:$|[\n,;.()–]| - )")
+"""What may follow a site's whole name: the end of a line, a comma, a bracket, a dash."""
+
+
+def stated_site(ad: Ad, ctx: Context) -> str | None:
+    """A place of work the ad's text gives, after one of `_PLACE_CUE`'s phrases, that is no
+    town of the bench's gazetteer, nor the ad's own town, county or region: a site's name
+    ("Lieu : Sophia Antipolis, France", "based at Queen Alexandra Hospital."), written in
+    capitals and ended there (a comma, a full stop, a line's end), with a word of 4
+    letters or more that the text never writes in lower case. None when it gives none."""
+    if ad.place is None:
+        return None
+    lower = {fold(w) for w in re.findall(r"[^\W\d_]+", ad.description) if w.islower()}
+    areas = {fold(x) for x in (ad.town or "", ad.place.county, ad.place.state, *ad.regions) if x}
+    for cue in _PLACE_CUE.finditer(ad.description):
+        name = _PLACE_NAME.match(ad.description, cue.end())
+        if name is None or not _NAME_ENDS.match(ad.description, name.end()):
+            continue
+        words = name[0].split()
+        if any(ctx.gaz.find(ad.country, " ".join(words[:end])) for end in range(1, len(words) + 1)):
+            return None  # a town: `nearby_commune`'s
+        folded = fold(name[0])
+        own = [w for w in folded.split() if len(w) >= 4 and w not in lower and not w.isdigit()]
+        if own and not any(folded in area or area in folded for area in areas):
+            return name[0]
+        return None
+    return None
+
+
+def stated_site_nearby(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
+    """The ad whose text states a site the gazetteer lacks as its place of work (a
+    technology park, a hospital) listed by another board under a town 3-20 km from its own
+    listing, text unchanged. Seen in `../shared/data`: Thales' "Data Engineer F/H", "Lieu :
+    Sophia Antipolis, France", under Vallauris on Welcome to the Jungle and Valbonne on
+    Thales' own site, 8 km apart."""
+    if ad.place is None or not ad.location or stated_site(ad, ctx) is None:
+        return None
+    place = ad.place
+    options = [
+        t
+        for t in ctx.gaz.neighbours(place, same_county=False)
+        if 3.0 <= km(t, place.lat, place.lon) <= 20.0 and fold(t.name) != fold(ad.town or "")
+    ]
+    if not options:
+        return None
+    return repost(ad, rng, location=rng.choice(options[:10]).name)
+
+
 def small_commune_listings(ads: Sequence[Ad], gaz: Gazetteer) -> dict[str, list[str]]:
     """The job centre's listings ("07 - LYAS") of communes that no town of the bench's
     gazetteer (cities1000) bears, by département number, sorted: real small communes."""
@@ -1542,6 +1590,7 @@ FAMILIES = (
     Family("translated", "duplicate", translated, ("eures",)),
     Family("town_titled_campaign", "duplicate", town_titled_campaign),
     Family("nearby_commune", "duplicate", nearby_commune),
+    Family("stated_site_nearby", "duplicate", stated_site_nearby),
     Family("titled_town_nearby", "duplicate", titled_town_nearby),
     Family("small_commune", "duplicate", small_commune, ("fr",)),
     Family("occupation_title", "duplicate", occupation_title, ("fr",)),

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 from classifier import gazetteer
 from classifier.fields import description_markers
-from classifier.stated_place import listing_place
+from classifier.stated_place import LEVELS, listing_place
 from classifier.variants import BOILERPLATE, Context, Posting, paragraphs, town
 from indexer.text import fold_accents, normalise_title
 
@@ -249,13 +249,28 @@ def nearby_commune(posting: Posting, rng: random.Random, ctx: Context) -> Postin
     PRIVAS" is listed under Lyas, Pranles and Rompon, whose place is only "Ardèche"."""
     text = str(posting.get("description") or "")
     location = str(posting.get("location") or "")
-    stated = listing_place(location, text, title=str(posting.get("title") or "")).statement.place
+    listing = listing_place(location, text, title=str(posting.get("title") or ""))
+    stated = listing.statement.place
     if stated is None:
-        return posting
+        return _near_stated_site(posting, rng, listing.place, listing.statement.site)
     small = [c for c in ctx.small_communes.get(stated.admin2 or "", ()) if c != location]
     if small and rng.random() < SMALL_COMMUNE_SHARE:
         return {**posting, "location": rng.choice(small)}
     options = gazetteer.towns_near(stated, *NEARBY_KM)
+    if not options:
+        return posting
+    return {**posting, "location": rng.choice(options[:12]).name}
+
+
+def _near_stated_site(
+    posting: Posting, rng: random.Random, listed: gazetteer.Place | None, site: str
+) -> Posting:
+    """`nearby_commune` for a text naming a site the gazetteer lacks ("Lieu : Sophia
+    Antipolis"): the vacancy listed under a town `NEARBY_KM` from the ad's own listing (a
+    town or district), text unchanged, as Thales' one text is under Vallauris and Valbonne."""
+    if not site or listed is None or listed.level not in LEVELS:
+        return posting
+    options = gazetteer.towns_near(listed, *NEARBY_KM)
     if not options:
         return posting
     return {**posting, "location": rng.choice(options[:12]).name}

@@ -36,7 +36,7 @@ from classifier.fields import PostingFields, extract_fields
 from classifier.gender_forms import one_gender
 from classifier.lexicon import CONTRACT_DIMENSIONS, ENGAGEMENT, STRONG_CONTRACT
 from classifier.scoring import Candidate
-from classifier.stated_place import near, same_place
+from classifier.stated_place import LEVELS, near, same_place
 from classifier.stems import stem_words
 from classifier.words import shared_count
 from indexer.anchor_words import transliterate
@@ -46,7 +46,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 31
+FEATURE_VERSION = 32
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -122,6 +122,8 @@ FEATURE_VERSION = 31
 # 30: company_client_voice (how many texts speak for an unnamed end client: "pour le compte
 #     de notre client"); two different names are then unknown, not another employer.
 # 31: "working with a client group" (a care team's client) is no agency's voice.
+# 32: stated_place_agrees also reads a site the gazetteer lacks, named alike by both texts
+#     ("Lieu : Sophia Antipolis" under Vallauris and Valbonne; `stated_place.site_name`).
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -664,17 +666,31 @@ def _stated_place_agrees(a: PostingFields, b: PostingFields) -> float:
     stated place far from the other listing says nothing: a text listing several sites
     ("based at Manchester, Newcastle or Bristol") is read at its first. A place only a title
     names agrees with a silent side's listing never: a campaign titles one ad with its town
-    and not the next ("Auxiliaire de vie Viroflay" / "Auxiliaire de Vie" at Buc, 5 km)."""
+    and not the next ("Auxiliaire de vie Viroflay" / "Auxiliaire de Vie" at Buc, 5 km).
+    A site the gazetteer lacks ("Lieu : Sophia Antipolis") agrees when both texts name it
+    alike and both listings are towns or districts near each other (`near`): Thales' one
+    text under Vallauris and Valbonne, 8 km apart. Two names that differ say nothing (one
+    hospital's site names are written many ways)."""
     stated_a, stated_b = a.stated_place, b.stated_place
     if stated_a is not None and stated_b is not None:
         return float(same_place(stated_a, stated_b))
     if stated_a is None and stated_b is None:
-        return NAN
+        return 1.0 if _same_site(a, b) else NAN
     stated, stating, other = (stated_a, a, b) if stated_a is not None else (stated_b, b, a)
     assert stated is not None
     if stating.place_titled or other.place_named or other.place is None:
         return NAN
     return 1.0 if near(stated, other.place) else NAN
+
+
+def _same_site(a: PostingFields, b: PostingFields) -> bool:
+    """Both texts name one site the gazetteer lacks, and both ads are listed at towns or
+    districts near each other (see `_stated_place_agrees`)."""
+    if not a.stated_site or a.stated_site != b.stated_site:
+        return False
+    if a.place is None or b.place is None:
+        return False
+    return a.place.level in LEVELS and b.place.level in LEVELS and near(a.place, b.place)
 
 
 def _mentioned(a: PostingFields, b: PostingFields, relation: str) -> float:

@@ -161,6 +161,9 @@ class PostingFields:
     """Whether the text names a place of work at all (resolved, near `place` or not)."""
     place_titled: bool
     """Whether `stated_place` is the town the title names (the text states none)."""
+    stated_site: str
+    """The site the text states when the gazetteer resolves no place there ("sophia
+    antipolis", "queen alexandra hospital"; `stated_place.site_name`), else empty."""
     emails: frozenset[str]
     phones: frozenset[str]
     urls: frozenset[str]
@@ -271,6 +274,7 @@ def extract_fields(
         stated_place=statement.place,
         place_named=statement.named,
         place_titled=statement.titled,
+        stated_site=statement.site,
         emails=contacts.emails(text),
         phones=contacts.phones(text, region, references, tuple(fallbacks)),
         urls=contacts.urls(text),

@@ -13,8 +13,12 @@ work, that is the place of work (the annotation guideline's "same place of work"
 campaign's ads for different sites state each its own site, so their stated places differ.
 
 Only a place after a cue is read (a town named anywhere else may be the employer's seat or a
-hospital's name), and only a town or district the gazetteer knows ("Sophia Antipolis", a
-technology park, is none). Pure; the memo is the gazetteer's.
+hospital's name), and only a town or district the gazetteer knows is a place. A site it does
+not know ("Lieu : Sophia Antipolis", a technology park; "based at Queen Alexandra
+Hospital") is kept as the name the text gives (`Statement.site`): Thales' "Data Engineer
+F/H", one text stating "Lieu : Sophia Antipolis", is listed under Vallauris by Welcome to
+the Jungle and under Valbonne by Thales' own site, 8 km apart. Pure; the memo is the
+gazetteer's.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import re
 from typing import NamedTuple
 
 from classifier import gazetteer
+from classifier import lexicon as lx
 from classifier.gazetteer_data import norm
 
 _CUE = re.compile(
@@ -143,6 +148,10 @@ class Statement(NamedTuple):
     weak: bool = False
     """What was read follows a weak cue (`_WEAK_CUE`), which states a place only for a
     town near the listing."""
+    site: str = ""
+    """The first site a strong cue names (`site_name`: a proper name that is no whole place
+    name of the gazetteer), empty when none: what two copies of one vacancy listed under two
+    communes still share when no town is stated near the listing."""
 
 
 SILENT = Statement(None, False)
@@ -164,7 +173,9 @@ def place_of_work(
     titled = title_place(title, field) if title else None
     if titled is not None:
         return Statement(titled, True, titled=True)
-    return found if found.place is None else Statement(None, True, weak=found.weak)
+    # a name read as a town far from the listing is a site's ("based at John Radcliffe
+    # Hospital" is no Radcliffe in Greater Manchester for an ad listed at Oxford)
+    return found if found.place is None else Statement(None, True, weak=found.weak, site=found.site)
 
 
 class Listing(NamedTuple):
@@ -298,6 +309,7 @@ def statement(
         return SILENT
     named = weak_named = False
     weak: gazetteer.Place | None = None
+    site = ""  # the first strong cue's name that is a site (`site_name`)
     for position, is_weak in _cue_ends(text, words):
         name = _NAME.match(text, position)
         if name is None:
@@ -307,11 +319,58 @@ def statement(
             weak, weak_named = weak or place, True
             continue
         named = True
+        if not site:
+            site = site_name(name.group(), text, text[name.end() :])
         if place is not None:
-            return Statement(place, True)
+            return Statement(place, True, site=site)
     if weak_named:
-        return Statement(weak, True, weak=True)
-    return Statement(None, named)
+        return Statement(weak, True, weak=True, site=site)
+    return Statement(None, named, site=site)
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+"""A run of letters: the words whose case `site_name` reads."""
+_NEXT_WORD = re.compile(r"\s*([^\W\d_]+)")
+_AFTER_SITE = frozenset(
+    {"in", "at", "near", "and", "or", "with", "within", "for", "on", "to", "by", "et", "ou"}
+    | {"à", "a", "au", "aux", "en", "près", "pres", "dans", "avec", "pour", "und", "oder"}
+    | {"bei", "im"}
+)
+"""Lower-case words that may follow a site's name ("based at Queen Alexandra Hospital in
+Portsmouth", "Lieu : Sophia Antipolis et télétravail"); any other goes on with the name's
+sentence ("Lieu de travail : Entretien de la banque MARZE à Vals les Bains")."""
+
+
+def site_name(name: str, text: str, after: str = "") -> str:
+    """A cue's name the gazetteer does not resolve, normalised, when it names a site: not a
+    region or country (a whole place name of the gazetteer: "Kent", "Ile de France"),
+    not remote work, and holding a word of 4 letters or more that is no generic place word
+    (`lexicon.GENERIC_PLACE_WORDS`: "Various", "Centre") and that the text never writes in
+    lower case. A proper name is capitalised wherever it occurs; what a cue picks up
+    otherwise is a word of the sentence ("Location: This role…"), or a kind of site every
+    town has ("Child Development Centre"). Nor is a name a site when the text `after` it
+    goes on in lower case other than with `_AFTER_SITE`: "Lieu de travail : Entretien de la
+    banque MARZE à Vals les Bains" (three cleaning posts at three branches 5 km apart) names
+    no site "Entretien". Empty when it names none."""
+    normalised = norm(name).strip(" .")
+    if not normalised or gazetteer.is_name(normalised) or lx.REMOTE.search(normalised):
+        return ""
+    if after.lstrip(" \t").startswith(":"):
+        return ""  # the next field's label of a form left empty ("Location:\nStart date:")
+    following = _NEXT_WORD.match(after)
+    if following and following[1].islower() and following[1] not in _AFTER_SITE:
+        return ""
+    lower = {norm(word) for word in set(_LETTERS.findall(text)) if word.islower()}
+    own = [
+        word
+        for word in normalised.split()
+        if len(word) >= 4
+        and not word.isdigit()
+        and word not in lx.GENERIC_PLACE_WORDS
+        and word not in lx.LOCATION_STOPWORDS
+        and word not in lower
+    ]
+    return normalised if own else ""
 
 
 def _resolved(name: str, field: gazetteer.Place | None) -> gazetteer.Place | None:

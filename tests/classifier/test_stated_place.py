@@ -192,6 +192,66 @@ def test_a_text_naming_a_place_the_gazetteer_lacks_is_not_silent() -> None:
     assert math.isnan(_agrees(SITE, "Noisiel", park, "Torcy"))
 
 
+PARK = "Lieu : Sophia Antipolis, France. Vous concevez les pipelines de données du groupe."
+
+
+def test_one_site_the_gazetteer_lacks_explains_two_nearby_listings() -> None:
+    # Thales' one text, under Vallauris (Welcome to the Jungle) and Valbonne (its own site)
+    assert _agrees(PARK, "Vallauris", PARK, "Valbonne") == 1.0
+    assert _agrees(PARK, "Vallauris", PARK, "Vallauris") == 1.0
+
+
+def test_a_site_named_alike_says_nothing_far_away_or_under_an_area() -> None:
+    assert math.isnan(_agrees(PARK, "Vallauris", PARK, "Lille"))
+    assert math.isnan(_agrees(PARK, "Vallauris", PARK, "France"))
+
+
+def test_two_sites_the_gazetteer_lacks_named_differently_say_nothing() -> None:
+    other = PARK.replace("Sophia Antipolis", "Technopole Alpha")
+    assert math.isnan(_agrees(PARK, "Vallauris", other, "Valbonne"))
+
+
+@pytest.mark.parametrize(
+    ("text", "site"),
+    [
+        (PARK, "sophia antipolis"),
+        ("The post is based at Queen Alexandra Hospital in Cosham.", "queen alexandra hospital"),
+        # a sentence going on after a capital, not a site's name (three branches' cleaning)
+        ("Lieu de travail : Entretien de la banque MARZE à Vals les Bains.", ""),
+        ("Location: This role is hybrid.", ""),
+        ("Location:\nStart date: May 2025", ""),  # a form's empty field
+        ("Location: Kent. Full time.", ""),  # a county: an area, not a site
+        ("Based at the Child Development Centre. The child development team is new.", ""),
+        ("Location: Remote Working, UK.", ""),
+    ],
+)
+def test_a_site_is_a_proper_name_the_gazetteer_lacks(text: str, site: str) -> None:
+    assert statement(text).site == site
+
+
+def test_a_site_whose_name_holds_a_far_town_is_a_site() -> None:
+    # "Radcliffe" is a town of Greater Manchester; the ad is listed at Oxford
+    text = "The post is based at John Radcliffe Hospital. Hours of work are 37.5 a week."
+    found = place_of_work(text, gazetteer.resolve("Oxford"))
+    assert found.place is None and found.site == "john radcliffe hospital"
+    assert _agrees(text, "Oxford", text, "Woodstock") == 1.0
+
+
+def test_a_later_cue_names_the_site_when_the_first_names_none() -> None:
+    text = "Location: Based at Shires Health Care\nSalary: negotiable"
+    assert statement(text).site == "shires health care"
+
+
+def test_the_training_habit_lists_a_stated_site_near_its_own_listing() -> None:
+    import random
+
+    posting = {"id": "x", "title": "Data Engineer", "description": PARK, "location": "Vallauris"}
+    moved = nearby_commune(posting, random.Random(3), Context(language="fr"))
+    vallauris, listed = gazetteer.resolve("Vallauris"), gazetteer.resolve(moved["location"])
+    assert moved["description"] == PARK and moved["location"] != "Vallauris"
+    assert vallauris and listed and 3 <= (gazetteer.distance_km(vallauris, listed) or 99) <= 20
+
+
 def test_unknown_when_no_text_states_a_place() -> None:
     text = "Vous analysez les ventes et préparez les tableaux de bord mensuels."
     assert math.isnan(_agrees(text, "Noisiel", text, "Villevaudé"))
