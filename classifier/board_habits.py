@@ -256,10 +256,7 @@ def nearby_commune(posting: Posting, rng: random.Random, ctx: Context) -> Postin
     small = [c for c in ctx.small_communes.get(stated.admin2 or "", ()) if c != location]
     if small and rng.random() < SMALL_COMMUNE_SHARE:
         return {**posting, "location": rng.choice(small)}
-    options = gazetteer.towns_near(stated, *NEARBY_KM)
-    if not options:
-        return posting
-    return {**posting, "location": rng.choice(options[:12]).name}
+    return _listed_near(posting, rng, stated)
 
 
 def _near_stated_site(
@@ -270,7 +267,12 @@ def _near_stated_site(
     town or district), text unchanged, as Thales' one text is under Vallauris and Valbonne."""
     if not site or listed is None or listed.level not in LEVELS:
         return posting
-    options = gazetteer.towns_near(listed, *NEARBY_KM)
+    return _listed_near(posting, rng, listed)
+
+
+def _listed_near(posting: Posting, rng: random.Random, place: gazetteer.Place) -> Posting:
+    """`posting` listed under one of the 12 nearest towns `NEARBY_KM` from `place`."""
+    options = gazetteer.towns_near(place, *NEARBY_KM)
     if not options:
         return posting
     return {**posting, "location": rng.choice(options[:12]).name}

@@ -360,17 +360,18 @@ def site_name(name: str, text: str, after: str = "") -> str:
     following = _NEXT_WORD.match(after)
     if following and following[1].islower() and following[1] not in _AFTER_SITE:
         return ""
-    lower = {norm(word) for word in set(_LETTERS.findall(text)) if word.islower()}
-    own = [
+    candidates = [
         word
         for word in normalised.split()
         if len(word) >= 4
         and not word.isdigit()
         and word not in lx.GENERIC_PLACE_WORDS
         and word not in lx.LOCATION_STOPWORDS
-        and word not in lower
     ]
-    return normalised if own else ""
+    if not candidates:
+        return ""  # "Various", "City Campus": the text's words need not be read
+    lower = {norm(word) for word in set(_LETTERS.findall(text)) if word.islower()}
+    return normalised if any(word not in lower for word in candidates) else ""
 
 
 def _resolved(name: str, field: gazetteer.Place | None) -> gazetteer.Place | None:
