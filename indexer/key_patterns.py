@@ -227,3 +227,47 @@ PLACE_ABBREVIATIONS = {"saint": "st", "sainte": "ste", "sankt": "st", "mount": "
 """Place-name words as their abbreviation, so "Saint-Péray" and "ST PERAY" compare: the
 gazetteer's names (`classifier.gazetteer_data.norm`) and the bare title's place words
 (`indexer.lookup_keys.bare_title`). Not used by the block key."""
+
+
+# --- board lead-ins (bare title only) -------------------------------------------------------------
+
+BOARD_LEAD_INS = alternation(
+    # en
+    "job offer; job opening; job opportunity; career opportunity; opportunity; vacancy; job;"
+    " jobs; position; we are hiring; we re hiring; now hiring; hiring; urgent; urgently required;"
+    " new;"
+    # fr
+    " offre d emploi; offre de poste; offre; nouvelle offre; emploi; annonce; poste;"
+    " recrutement; on recrute; nous recrutons; recrute; nouveau;"
+    # de, nl
+    " stellenangebot; stellenanzeige; jobangebot; wir suchen; wir stellen ein; dringend; neu;"
+    " vacature; gezocht; wij zoeken; nieuw;"
+    # es, it, pt
+    " oferta de empleo; oferta de trabajo; oferta laboral; oferta; empleo; se busca; buscamos;"
+    " urgente; nuevo; vacante; offerta di lavoro; offerta; lavoro; cercasi; cerchiamo; nuovo;"
+    " oferta de emprego; oferta de trabalho; vaga de emprego; vaga; emprego; recrutamento;"
+    " recrutamos; novo;"
+    # pl, ro, hu, hr
+    " oferta pracy; praca; pilne; pilnie; zatrudnimy; rekrutacja; oferta de munca;"
+    " loc de munca; angajam; angajare; recrutare; allasajanlat; allas; surgos; felveszunk;"
+    " oglas za posao; posao; zaposljavamo; hitno; natjecaj;"
+    # lv, lt, et
+    " vakance; darba piedavajums; steidzami; darbo pasiulymas; skubiai; ieskome;"
+    " toopakkumine; tookuulutus; vaba ametikoht; kiire;"
+    # el, bg (casefolded: final sigma as σ)
+    " θεση εργασιασ; αγγελια; ζητειται; επειγον; обява за работа; обява; свободна позиция;"
+    " търсим; спешно"
+)
+BOARD_LEAD_IN = re.compile(
+    r"^\s*[\[(]?\s*(?:"
+    + BOARD_LEAD_INS.replace(" ", r"\s+")
+    + r")\s*(?:[\])]\s*[:|!>\u2013\u2014-]*|[:|!>\u2013\u2014-]+)\s*"
+)
+"""What a board or an aggregator puts before the employer's title, set apart by a colon,
+dash, bar, "!" or a bracket, in the languages the boards write ("Offre d'emploi : Data
+Engineer", "Stellenangebot: Elektriker", "[URGENT] Nurse", "Oferta pracy - Kierowca"). Read on
+the casefolded, accent-folded title with its punctuation, the apostrophe as a space. Only at
+the start and only set apart: "New Hall Nurse" and "Job Coach" are titles. Used by the bare
+title, not by the block key (`indexer.lookup_keys.bare_title`): `normalise_title` drops the
+English and Dutch ones already (`TITLE_DELIMITED`), and changing it would change every
+stored block key of such a title."""

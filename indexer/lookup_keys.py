@@ -21,14 +21,17 @@ fails when the two boards name the employer differently ("Acme" / "Acme Assuranc
   engineer" meets "Acme | data engineer" and "Groupe Acme | data engineer".
 * **Bare-title key**: the company key joined to the title key without what boards add to a
   title from the ad's other fields or their own systems: the words of the ad's own location
-  ("Employé(e) de ménage H/F - Largentière" at "07 - LARGENTIERE") and requisition codes
-  written without a keyword ("INGENIEUR DATA JUNIOR - H/F - (STG-5521)"), which
+  ("Employé(e) de ménage H/F - Largentière" at "07 - LARGENTIERE"), requisition codes
+  written without a keyword ("INGENIEUR DATA JUNIOR - H/F - (STG-5521)") and a board's
+  lead-in ("Offre d'emploi : Data Engineer"), which
   `indexer.text.normalise_title` keeps, so the block key and the company-title key of the
   decorated title never meet the plain one's. It matters most where the text cannot find
   the re-post: an employer posting one text in many towns under town-decorated titles makes
   that text boilerplate (units recurring under different titles), and then only the title
   can. Every posting is indexed under its bare-title key and searches with it (for a plain
-  title it is the block key again, in the key index).
+  title it is the block key again, in the key index). Where the bare title is not the title
+  key, the company-title key of the bare title is one more key: an aggregator that both
+  decorates the title and names the employer another way meets the board's ad through it.
 
 Boilerplate stays out: units the index judges boilerplate and company, offer, legal or apply
 sections give no fingerprint, since a fingerprint of an employer's intro would link every ad
@@ -44,6 +47,7 @@ list as the band keys and a key only ever meets keys of its own kind. Pure: no I
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -51,7 +55,7 @@ import numpy as np
 import numpy.typing as npt
 import xxhash
 
-from indexer.key_patterns import PLACE_ABBREVIATIONS
+from indexer.key_patterns import BOARD_LEAD_IN, PLACE_ABBREVIATIONS
 from indexer.minhash import to_signed
 from indexer.sections import JOB_SECTIONS
 from indexer.shingles import mix
@@ -90,13 +94,17 @@ _LEAD_DOMAIN = np.uint64(0x4C45414446505254)  # "LEADFPRT": fingerprints never e
 _COMPANY_TITLE_PREFIX = "company-title\x1f"
 _BARE_TITLE_PREFIX = "bare-title\x1f"
 
-_TITLE_CODE = re.compile(r"\b[A-Z]{1,6}[-_]?\d{3,}[\w-]*")
+_TITLE_CODE = re.compile(
+    r"(?:\b(?i:r[eé]f(?:[eé]rence)?|req|job[\s-]?id)\b\.?\s*(?:n[o°]\.?\s*)?[:#]?\s*)?"
+    r"\b[A-Z]{1,6}[-_]?\d{3,}[\w-]*"
+)
 """A requisition code written without a keyword: capitals then three or more digits
-("STG-5521", "JR104233", "REQ_2041"). Capitals only, so grades and numbers of role words stay
-("Band 5", "Level 3", "B2B"), and a bare number stays too: titles that differ only by one
-("Role 1234", "Role 1235") are different postings, and a key they all shared would make
-every one a candidate of every other. `normalise_title` already drops codes announced by a
-keyword ("Réf. ABC-123", "Job ID 4711")."""
+("STG-5521", "JR104233", "REQ_2041"), with a reference word before it if there is one
+("- Ref. Z11894": the code alone would leave "ref" in the key). Capitals only, so grades
+and numbers of role words stay ("Band 5", "Level 3", "B2B"), and a bare number stays too:
+titles that differ only by one ("Role 1234", "Role 1235") are different postings, and a
+key they all shared would make every one a candidate of every other. `normalise_title`
+already drops codes announced by a keyword ("Réf. ABC-123", "Job ID 4711")."""
 
 
 def eligible_units(sections: Sequence[str], boilerplate: Sequence[bool]) -> npt.NDArray[np.bool_]:
@@ -177,12 +185,24 @@ leaves of a qualifier ("Senior Nursing Care Assistant – Penylan House Nursing 
 another separator is cut elsewhere, or not at all."""
 
 
+def _without_lead_in(title: str) -> str:
+    """`title` without a board's lead-in (`key_patterns.BOARD_LEAD_IN`), folded as
+    `normalise_title` folds it (so its key is unchanged), or `title` itself if it has none
+    or nothing would be left."""
+    folded = fold_accents(unicodedata.normalize("NFKC", title).casefold())
+    match = BOARD_LEAD_IN.match(folded.replace("'", " ").replace("\u2019", " "))
+    if match is None or match.end() == len(folded):
+        return title
+    return folded[match.end() :]
+
+
 def bare_title(
     title: str, location: str | None, title_key: str, stop: frozenset[str] = frozenset()
 ) -> str:
     """The title key without requisition codes (`_TITLE_CODE`), without the unclosed
-    parenthesis that a board's length limit leaves at the end (`_UNCLOSED_TAIL`) and without
-    the posting's own place (see the module docstring), unless nothing would be left.
+    parenthesis that a board's length limit leaves at the end (`_UNCLOSED_TAIL`), without a
+    board's lead-in ("Offre d'emploi : ", `key_patterns.BOARD_LEAD_IN`) and without the
+    posting's own place (see the module docstring), unless nothing would be left.
 
     The place is a run of the location field's words in the title, short ones too
     ("Choisy-le-Roi", "Bury St Edmunds" leave no "le" or "st" behind) as long as the run
@@ -197,7 +217,7 @@ def bare_title(
     rest is read by `normalise_title` once more: what the place hid may now end the title
     ("Employe commercial h f (H/F) - Soyons" keeps "h f" until "soyons" goes). `title_key`
     is `normalise_title(title)`, which most titles (no code, nothing cut) keep."""
-    raw = _UNCLOSED_TAIL.sub("", _TITLE_CODE.sub(" ", title))
+    raw = _without_lead_in(_UNCLOSED_TAIL.sub("", _TITLE_CODE.sub(" ", title)))
     key = (normalise_title(raw) or title_key) if raw != title else title_key
     if not location:
         return key
@@ -288,13 +308,25 @@ def lookup_keys(
     company_key: str,
     title_key: str,
     bare_key: int | None = None,
+    bare: str = "",
 ) -> list[int]:
-    """All lookup keys of a posting: its lead fingerprints, its company-title key and its
-    bare-title key (`bare_title_key`, made once where the posting is prepared)."""
+    """All lookup keys of a posting: its lead fingerprints, its company-title key, its
+    bare-title key (`bare_title_key`, made once where the posting is prepared) and, where
+    the bare title (`bare`) is not the title key, the company-title key of the bare title.
+
+    The last one is for an aggregator's copy that both decorates the title and names the
+    employer another way ("Offre d'emploi : Data Engineer - H/F" by "Talan France" against
+    "Data Engineer - H/F" by "Talan"): neither the bare-title key (whole company key) nor
+    the company-title key (decorated title) meets the board's ad, and when the copy is a
+    snippet of the employer's intro, which the board's ad leaves out of its sketch, no other
+    key does."""
     keys = lead_fingerprints(profile, boilerplate)
     loose = company_title_key(company_key, title_key)
     if loose is not None:
         keys.append(loose)
     if bare_key is not None:
         keys.append(bare_key)
+    loose_bare = company_title_key(company_key, bare) if bare and bare != title_key else None
+    if loose_bare is not None and loose_bare != loose:
+        keys.append(loose_bare)
     return keys

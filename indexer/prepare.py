@@ -175,7 +175,7 @@ def prepare(
         shingle_count=count,
         band_keys=band_keys(sketch, params),
         lookup_keys=lookup_keys(
-            profile, boilerplate, company_key, title_key, bare_title_key(company_key, bare)
+            profile, boilerplate, company_key, title_key, bare_title_key(company_key, bare), bare
         ),
         content_hash=content_hash(received),
         document=document,
@@ -211,6 +211,7 @@ def with_boilerplate(
                 prepared.company_key,
                 prepared.title_key,
                 prepared.bare_key,
+                prepared.bare_title,
             )
             if lead_changed(prepared.profile.sections, prepared.boilerplate, mask)
             else prepared.lookup_keys

@@ -26,7 +26,12 @@ from indexer import stub_keys
 from indexer.anchor_keys import TranslationQuery
 from indexer.boilerplate import with_added
 from indexer.language import stop_words
-from indexer.lookup_keys import bare_title, block_company_title_key, company_title_key
+from indexer.lookup_keys import (
+    bare_title,
+    block_company_title_key,
+    company_title_key,
+    company_word,
+)
 from indexer.minhash import band_keys
 from indexer.posting import JobPosting
 from indexer.prepare import PreparedPosting, to_stored, with_boilerplate
@@ -872,15 +877,19 @@ def _same_company_title(key: int | None, other: StoredPosting) -> bool:
 
 def _same_bare_title(prepared: PreparedPosting, other: StoredPosting) -> bool:
     """Whether a hit is the query's employer under the query's title once both are read
-    without the query's place words and requisition codes (`indexer.lookup_keys.bare_title`:
-    "Employé(e) de ménage H/F - Largentière" and "Employé(e) de ménage H/F" at Largentière).
-    Kept unverified like a block-key hit, for the block key's reason: an employer that posts
-    one text in many towns under titles naming each town makes that text boilerplate (units
-    recurring under different titles), so the sketches no longer vouch for the re-post of
-    one of them, and only its title can. A hit at another town keeps that town's name in
-    its title and is not kept this way."""
+    without the query's place words, requisition codes and a board's lead-in
+    (`indexer.lookup_keys.bare_title`: "Employé(e) de ménage H/F - Largentière" and
+    "Employé(e) de ménage H/F" at Largentière). Kept unverified like a block-key hit, for
+    the block key's reason: an employer that posts one text in many towns under titles
+    naming each town makes that text boilerplate (units recurring under different titles),
+    so the sketches no longer vouch for the re-post of one of them, and only its title can.
+    A hit at another town keeps that town's name in its title and is not kept this way.
+    The employer is the same when the company keys are, or, as for the company-title key,
+    their first distinctive words ("Talan" / "Talan France")."""
     if other.company_key != prepared.company_key:
-        return False
+        word = company_word(prepared.company_key)
+        if not word or company_word(other.company_key) != word:
+            return False
     return _bare_at_query(prepared, other) == prepared.bare_title
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from classifier.scoring import candidate_for
@@ -63,6 +64,37 @@ def test_a_snippet_of_only_the_intro_is_a_candidate_through_the_company_title_ke
 
     assert candidate_ids(snippet) == ["wttj-3"]
     assert snippet["candidates"][0]["overlap"] < CONTAINMENT_MIN_OVERLAP
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Offre d'emploi : Data Engineer (H/F)",
+        "Offre d’emploi - Data Engineer (H/F) - Réf. DE20931",
+        "[Urgent] Data Engineer",
+    ],
+)
+def test_an_intro_snippet_under_a_board_s_lead_in_is_a_candidate_of_the_full_ad(
+    overlap_client: TestClient, title: str
+) -> None:
+    """An aggregator that both decorates the title and names the employer another way: the
+    company-title key of the decorated title and the bare-title key (whole company key) both
+    miss, the company-title key of the bare title does not."""
+    dedup(overlap_client, WTTJ_FULL)
+    dedup(overlap_client, BAKER_FULL)
+
+    snippet = dedup(overlap_client, {**WTTJ_INTRO_SNIPPET, "title": title})
+
+    assert candidate_ids(snippet) == ["wttj-3"]
+
+
+def test_an_intro_snippet_under_a_lead_in_and_another_title_is_no_candidate(
+    overlap_client: TestClient,
+) -> None:
+    dedup(overlap_client, WTTJ_FULL)
+
+    other = {**WTTJ_INTRO_SNIPPET, "title": "Offre d'emploi : Actuaire (H/F)"}
+    assert candidate_ids(dedup(overlap_client, other)) == []
 
 
 def test_a_full_ad_posted_after_its_snippet_finds_the_snippet(overlap_client: TestClient) -> None:

@@ -239,6 +239,38 @@ def test_the_bare_title_drops_the_own_place_and_requisition_codes(
     assert bare_title(title, location, normalise_title(title)) == bare
 
 
+@pytest.mark.parametrize(
+    ("title", "bare"),
+    [
+        ("Offre d'emploi : Data Engineer (H/F)", "data engineer"),
+        ("Offre d’emploi - Aide Boulanger(ère) (H/F)", "aide boulanger"),
+        ("Stellenangebot: Elektriker (m/w/d)", "elektriker"),
+        ("[URGENT] Staff Nurse", "staff nurse"),
+        ("Oferta pracy - Kierowca kat. C", "kierowca kat c"),
+        ("ΘΈΣΗ ΕΡΓΑΣΊΑΣ: ΤΕΧΝΙΚΟΣ ΠΑΡΑΓΩΓΗΣ", "τεχνικοσ παραγωγησ"),
+        ("Alternant(e) Technicien(ne) (H/F) - Ref. Z11894", "alternant technicien"),
+        # set apart only: a title starting with such a word is a title
+        ("New Hall Staff Nurse", "new hall staff nurse"),
+        ("Job Coach", "job coach"),
+        ("Emploi", "emploi"),
+        # a trainee role changes the vacancy: not a board's decoration
+        ("Stage : Data Analyst", "stage data analyst"),
+    ],
+)
+def test_the_bare_title_drops_a_board_s_lead_in(title: str, bare: str) -> None:
+    assert bare_title(title, None, normalise_title(title)) == bare
+
+
+def test_a_decorated_title_has_the_company_title_key_of_its_bare_title() -> None:
+    decorated = prepared(
+        ad("d", title="Offre d'emploi : Data Engineer", company="Acme France", description="x")
+    )
+    plain = prepared(ad("p", title="Data Engineer", company="Acme", description="y"))
+    assert company_title_key("acme", "data engineer") in decorated.lookup_keys
+    assert company_title_key("acme", "data engineer") in plain.lookup_keys
+    assert len(set(plain.lookup_keys)) == len(plain.lookup_keys)  # no key twice
+
+
 def test_the_bare_title_key_is_the_employer_s_and_never_a_band_or_company_title_key() -> None:
     key = bare_title_key("acme", "data engineer")
     assert key is not None
