@@ -33,11 +33,21 @@ fails when the two boards name the employer differently ("Acme" / "Acme Assuranc
   key, the company-title key of the bare title is one more key: an aggregator that both
   decorates the title and names the employer another way meets the board's ad through it.
 
-Boilerplate stays out: units the index judges boilerplate and company, offer, legal or apply
-sections give no fingerprint, since a fingerprint of an employer's intro would link every ad
-of that employer. Hits through these keys are verified like band hits (estimated overlap
-coefficient, which is the containment of the smaller shingle set), not kept unconditionally
-like block-key hits.
+* **Opening keys**: the same winnowing over the first `OPENING_SHINGLES` shingles of the
+  whole text, whatever their sections and boilerplate, in a hash domain of the bare title.
+  An aggregator's snippet often holds only the employer's intro, which the board's ad keeps
+  out of its lead fingerprints as a company section, and a posting may name no employer
+  (1,635 of the 3,305 French ads name none): with both, no other key meets the board's ad.
+  Bound to the bare title, an employer's intro links only ads of one title, never the
+  employer's other vacancies.
+
+Boilerplate stays out of the lead fingerprints: units the index judges boilerplate and
+company, offer, legal or apply sections give no fingerprint, since a fingerprint of an
+employer's intro would link every ad of that employer. Hits through the lead fingerprints
+are verified like band hits (estimated overlap coefficient, which is the containment of the
+smaller shingle set), not kept unconditionally like block-key hits; a hit under the query's
+bare title, of the same employer or of a posting naming none, is kept like a block-key hit
+(`service.pipeline`), since an intro the full ad's sketch leaves out cannot vouch for it.
 
 Every key is a signed 64-bit int from its own hash domain (a domain constant mixed in before
 the final avalanche, or a prefix in the hashed string), so the stores index them in the same
@@ -91,6 +101,11 @@ GENERIC_COMPANY_WORDS = frozenset(_GENERIC_WORDS.split())
 company-title key uses the first word after them ("groupe acme" → "acme")."""
 
 _LEAD_DOMAIN = np.uint64(0x4C45414446505254)  # "LEADFPRT": fingerprints never equal band keys
+_OPENING_DOMAIN = np.uint64(0x4F50454E494E4753)  # "OPENINGS", the bare title's hash mixed in
+
+OPENING_SHINGLES = 40
+"""Shingles of the whole text's opening that opening keys winnow (about 50 words with the
+keys' context): what a 250-character snippet holds, and 5.4 more keys per NHS ad."""
 _COMPANY_TITLE_PREFIX = "company-title\x1f"
 _BARE_TITLE_PREFIX = "bare-title\x1f"
 
@@ -134,7 +149,24 @@ def lead_fingerprints(profile: UnitProfile, boilerplate: Sequence[bool]) -> list
     if not len(profile.shingles) or not len(profile.sections):
         return []
     stream = profile.shingles[eligible_units(profile.sections, boilerplate)[profile.owners]]
-    count = min(len(stream), LEAD_SHINGLES) - WINDOW + 1
+    return _winnowed(stream, LEAD_SHINGLES, _LEAD_DOMAIN)
+
+
+def opening_keys(profile: UnitProfile, bare: str) -> list[int]:
+    """Opening keys of a posting (see the module docstring): the winnowed keys of the first
+    `OPENING_SHINGLES` shingles of the whole text, whatever their sections and boilerplate,
+    in a hash domain of the bare title (`bare`), so that only postings of one bare title
+    meet through them. Empty without a bare title or with too short a text."""
+    if not bare or not len(profile.shingles):
+        return []
+    domain = _OPENING_DOMAIN ^ np.uint64(xxhash.xxh64_intdigest(bare.encode()))
+    return _winnowed(profile.shingles, OPENING_SHINGLES, domain)
+
+
+def _winnowed(stream: npt.NDArray[np.uint64], limit: int, domain: np.uint64) -> list[int]:
+    """The winnowed keys of the first `limit` shingle hashes of `stream`, in the hash domain
+    `domain` (lead fingerprints, opening keys)."""
+    count = min(len(stream), limit) - WINDOW + 1
     if count < 1:
         return []
     # A strided view of the windows over the (contiguous) stream: numpy's
@@ -149,7 +181,7 @@ def lead_fingerprints(profile: UnitProfile, boilerplate: Sequence[bool]) -> list
     anchors = anchors[anchors + CONTEXT_STEPS[-1] < len(stream)]
     if not len(anchors):
         return []
-    keys = mix(stream[anchors] ^ _LEAD_DOMAIN, (stream[anchors + step] for step in CONTEXT_STEPS))
+    keys = mix(stream[anchors] ^ domain, (stream[anchors + step] for step in CONTEXT_STEPS))
     result: list[int] = to_signed(keys).tolist()
     return result
 
@@ -307,12 +339,11 @@ def lookup_keys(
     boilerplate: Sequence[bool],
     company_key: str,
     title_key: str,
-    bare_key: int | None = None,
-    bare: str = "",
+    bare: str,
 ) -> list[int]:
     """All lookup keys of a posting: its lead fingerprints, its company-title key, its
-    bare-title key (`bare_title_key`, made once where the posting is prepared) and, where
-    the bare title (`bare`) is not the title key, the company-title key of the bare title.
+    bare-title key (`bare_title_key` of its bare title, `bare`), the company-title key of
+    the bare title where that is not the title key, and its opening keys.
 
     The last one is for an aggregator's copy that both decorates the title and names the
     employer another way ("Offre d'emploi : Data Engineer - H/F" by "Talan France" against
@@ -324,9 +355,11 @@ def lookup_keys(
     loose = company_title_key(company_key, title_key)
     if loose is not None:
         keys.append(loose)
+    bare_key = bare_title_key(company_key, bare)
     if bare_key is not None:
         keys.append(bare_key)
     loose_bare = company_title_key(company_key, bare) if bare and bare != title_key else None
     if loose_bare is not None and loose_bare != loose:
         keys.append(loose_bare)
+    keys += opening_keys(profile, bare)
     return keys

@@ -174,9 +174,7 @@ def prepare(
         sketch=sketch,
         shingle_count=count,
         band_keys=band_keys(sketch, params),
-        lookup_keys=lookup_keys(
-            profile, boilerplate, company_key, title_key, bare_title_key(company_key, bare), bare
-        ),
+        lookup_keys=lookup_keys(profile, boilerplate, company_key, title_key, bare),
         content_hash=content_hash(received),
         document=document,
         reading=reading,
@@ -210,7 +208,6 @@ def with_boilerplate(
                 mask,
                 prepared.company_key,
                 prepared.title_key,
-                prepared.bare_key,
                 prepared.bare_title,
             )
             if lead_changed(prepared.profile.sections, prepared.boilerplate, mask)

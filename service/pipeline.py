@@ -885,8 +885,10 @@ def _same_bare_title(prepared: PreparedPosting, other: StoredPosting) -> bool:
     so the sketches no longer vouch for the re-post of one of them, and only its title can.
     A hit at another town keeps that town's name in its title and is not kept this way.
     The employer is the same when the company keys are, or, as for the company-title key,
-    their first distinctive words ("Talan" / "Talan France")."""
-    if other.company_key != prepared.company_key:
+    their first distinctive words ("Talan" / "Talan France"), or when one side names none
+    (an aggregator's snippet without the employer, found through an opening key: the bare
+    title and the opening text it shares are all that relates the two)."""
+    if other.company_key != prepared.company_key and other.company_key and prepared.company_key:
         word = company_word(prepared.company_key)
         if not word or company_word(other.company_key) != word:
             return False

@@ -97,6 +97,20 @@ def test_an_intro_snippet_under_a_lead_in_and_another_title_is_no_candidate(
     assert candidate_ids(dedup(overlap_client, other)) == []
 
 
+@pytest.mark.parametrize("order", ["full first", "snippet first"])
+def test_an_intro_snippet_naming_no_employer_is_a_candidate_of_the_full_ad(
+    overlap_client: TestClient, order: str
+) -> None:
+    """No company, so no company-title or bare-title key of the full ad's; the intro is the
+    full ad's company section, so no lead fingerprint: only the opening keys meet."""
+    snippet = {**WTTJ_INTRO_SNIPPET, "company": None, "posted_at": "2025-03-01"}
+    first, second = (WTTJ_FULL, snippet) if order == "full first" else (snippet, WTTJ_FULL)
+    dedup(overlap_client, first)
+    dedup(overlap_client, BAKER_FULL)
+
+    assert candidate_ids(dedup(overlap_client, second)) == [first["id"]]
+
+
 def test_a_full_ad_posted_after_its_snippet_finds_the_snippet(overlap_client: TestClient) -> None:
     dedup(overlap_client, {**DATA_ENGINEER_SNIPPET, "posted_at": "2025-03-01"})
 

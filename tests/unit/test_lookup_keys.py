@@ -21,6 +21,7 @@ from indexer.lookup_keys import (
     company_word,
     lead_fingerprints,
     lookup_keys,
+    opening_keys,
 )
 from indexer.minhash import SketchParams
 from indexer.prepare import PreparedPosting, prepare_corpus, prepare_document, with_boilerplate
@@ -181,8 +182,33 @@ def test_with_boilerplate_keeps_the_keys_only_when_no_job_unit_changed(mask: lis
     full = prepared(DATA_ENGINEER_FULL)
     assert len(full.boilerplate) == len(mask)
     masked = with_boilerplate(full, mask, PARAMS)
-    want = lookup_keys(full.profile, mask, full.company_key, full.title_key, full.bare_key)
+    want = lookup_keys(full.profile, mask, full.company_key, full.title_key, full.bare_title)
     assert masked.lookup_keys == want
+
+
+def test_an_intro_snippet_shares_opening_keys_with_the_full_ad_whoever_it_names() -> None:
+    """The full ad leaves its intro (a company section) out of its lead fingerprints; the
+    opening keys read it, so an intro-only snippet naming no employer meets the ad."""
+    full = prepared(WTTJ_FULL)
+    snippet = prepared({**WTTJ_INTRO_SNIPPET, "company": None})
+    assert not shared_fingerprints(full, snippet)
+    shared = set(opening_keys(full.profile, full.bare_title)) & set(
+        opening_keys(snippet.profile, snippet.bare_title)
+    )
+    assert shared
+    assert shared <= set(full.lookup_keys) & set(snippet.lookup_keys)
+    assert not shared & {*full.band_keys, *lead_fingerprints(full.profile, full.boilerplate)}
+
+
+def test_opening_keys_are_bound_to_the_bare_title() -> None:
+    """The employer's intro opens all its ads: under another title it links nothing."""
+    full = prepared(WTTJ_FULL)
+    other = prepared({**WTTJ_INTRO_SNIPPET, "title": "Actuaire (H/F)"})
+    decorated = prepared({**WTTJ_INTRO_SNIPPET, "title": "Offre d'emploi : Data Engineer"})
+    keys = set(opening_keys(full.profile, full.bare_title))
+    assert not keys & set(opening_keys(other.profile, other.bare_title))
+    assert keys & set(opening_keys(decorated.profile, decorated.bare_title))
+    assert opening_keys(full.profile, "") == []
 
 
 def test_a_hit_s_company_title_key_is_read_from_its_block_key() -> None:
