@@ -46,6 +46,24 @@ def test_rewrite_intro_keeps_the_job_text() -> None:
     assert new[1:] == old[1:]
 
 
+def test_unnamed_employer_drops_the_company_field_only() -> None:
+    assert NURSE_EN.get("company")
+    unnamed = board_habits.unnamed_employer(NURSE_EN, random.Random(0), EN)
+    assert "company" not in unnamed
+    assert unnamed == {k: v for k, v in NURSE_EN.items() if k != "company"}
+    assert board_habits.unnamed_employer(unnamed, random.Random(0), EN) == unnamed
+
+
+def test_habits_leave_some_copies_without_an_employer() -> None:
+    """`classifier.pairs` passes positives and hard negatives alike through `with_habits`,
+    so one side without an employer is seen with both labels; about 12% of copies."""
+    kept = [
+        "company" in board_habits.with_habits(NURSE_EN, random.Random(seed), EN)
+        for seed in range(200)
+    ]
+    assert 0 < kept.count(False) < 60
+
+
 def test_salary_line_is_added_only_where_no_pay_is_stated() -> None:
     no_pay = {**NURSE_EN, "description": "Join our ward team. " * 10}
     no_pay.pop("salary", None)
