@@ -258,6 +258,10 @@ BOARD_LEAD_INS = alternation(
     " θεση εργασιασ; αγγελια; ζητειται; επειγον; обява за работа; обява; свободна позиция;"
     " търсим; спешно"
 )
+BOARD_LEAD_IN_FIRST = words(" ".join(p.split()[0] for p in BOARD_LEAD_INS.split("|")))
+"""First words of the lead-ins: a title key starting with none of them has no lead-in left
+(`normalise_title` keeps the words of one it does not drop), so most titles skip the fold
+and the pattern."""
 BOARD_LEAD_IN = re.compile(
     r"^\s*[\[(]?\s*(?:"
     + BOARD_LEAD_INS.replace(" ", r"\s+")

@@ -57,7 +57,6 @@ list as the band keys and a key only ever meets keys of its own kind. Pure: no I
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -65,11 +64,11 @@ import numpy as np
 import numpy.typing as npt
 import xxhash
 
-from indexer.key_patterns import BOARD_LEAD_IN, PLACE_ABBREVIATIONS
+from indexer.key_patterns import BOARD_LEAD_IN, BOARD_LEAD_IN_FIRST, PLACE_ABBREVIATIONS
 from indexer.minhash import to_signed
 from indexer.sections import JOB_SECTIONS
 from indexer.shingles import mix
-from indexer.text import fold_accents, normalise_location, normalise_title
+from indexer.text import fold_accents, fold_field, normalise_location, normalise_title
 from indexer.units import UnitProfile
 
 LEAD_SHINGLES = 64
@@ -105,7 +104,11 @@ _OPENING_DOMAIN = np.uint64(0x4F50454E494E4753)  # "OPENINGS", the bare title's 
 
 OPENING_SHINGLES = 40
 """Shingles of the whole text's opening that opening keys winnow (about 50 words with the
-keys' context): what a 250-character snippet holds, and 5.4 more keys per NHS ad."""
+keys' context): what a 250-character snippet holds."""
+SNIPPET_SHINGLES = 2 * OPENING_SHINGLES
+"""Shingles under which a posting is snippet-sized (a 500-character snippet has about 70):
+it always has opening keys, whatever its opening, since the ad it was cut from may open
+with text the lead fingerprints leave out."""
 _COMPANY_TITLE_PREFIX = "company-title\x1f"
 _BARE_TITLE_PREFIX = "bare-title\x1f"
 
@@ -152,13 +155,20 @@ def lead_fingerprints(profile: UnitProfile, boilerplate: Sequence[bool]) -> list
     return _winnowed(stream, LEAD_SHINGLES, _LEAD_DOMAIN)
 
 
-def opening_keys(profile: UnitProfile, bare: str) -> list[int]:
+def opening_keys(profile: UnitProfile, boilerplate: Sequence[bool], bare: str) -> list[int]:
     """Opening keys of a posting (see the module docstring): the winnowed keys of the first
     `OPENING_SHINGLES` shingles of the whole text, whatever their sections and boilerplate,
     in a hash domain of the bare title (`bare`), so that only postings of one bare title
-    meet through them. Empty without a bare title or with too short a text."""
+    meet through them. Empty without a bare title or with too short a text, and for an ad
+    of `SNIPPET_SHINGLES` or more whose opening is all lead-fingerprinted job text: a
+    snippet of that opening meets it through the lead fingerprints already (97% of NHS
+    ads; `boilerplate` is the posting's unit mask, as for `lead_fingerprints`)."""
     if not bare or not len(profile.shingles):
         return []
+    if len(profile.shingles) >= SNIPPET_SHINGLES:
+        owners = profile.owners[:OPENING_SHINGLES]
+        if eligible_units(profile.sections, boilerplate)[owners].all():
+            return []
     domain = _OPENING_DOMAIN ^ np.uint64(xxhash.xxh64_intdigest(bare.encode()))
     return _winnowed(profile.shingles, OPENING_SHINGLES, domain)
 
@@ -217,11 +227,15 @@ leaves of a qualifier ("Senior Nursing Care Assistant – Penylan House Nursing 
 another separator is cut elsewhere, or not at all."""
 
 
-def _without_lead_in(title: str) -> str:
+def _without_lead_in(title: str, title_key: str) -> str:
     """`title` without a board's lead-in (`key_patterns.BOARD_LEAD_IN`), folded as
-    `normalise_title` folds it (so its key is unchanged), or `title` itself if it has none
-    or nothing would be left."""
-    folded = fold_accents(unicodedata.normalize("NFKC", title).casefold())
+    `normalise_title` folds it (`indexer.text.fold_field`, so its key is unchanged), or
+    `title` itself if it has none or nothing would be left. Runs on every hit a search
+    keeps unverified (`service.pipeline._bare_at_query`): only a title key starting with a
+    lead-in's first word is folded and matched."""
+    if title_key.partition(" ")[0] not in BOARD_LEAD_IN_FIRST:
+        return title
+    folded = fold_field(title)
     match = BOARD_LEAD_IN.match(folded.replace("'", " ").replace("\u2019", " "))
     if match is None or match.end() == len(folded):
         return title
@@ -249,7 +263,7 @@ def bare_title(
     rest is read by `normalise_title` once more: what the place hid may now end the title
     ("Employe commercial h f (H/F) - Soyons" keeps "h f" until "soyons" goes). `title_key`
     is `normalise_title(title)`, which most titles (no code, nothing cut) keep."""
-    raw = _without_lead_in(_UNCLOSED_TAIL.sub("", _TITLE_CODE.sub(" ", title)))
+    raw = _without_lead_in(_UNCLOSED_TAIL.sub("", _TITLE_CODE.sub(" ", title)), title_key)
     key = (normalise_title(raw) or title_key) if raw != title else title_key
     if not location:
         return key
@@ -345,12 +359,12 @@ def lookup_keys(
     bare-title key (`bare_title_key` of its bare title, `bare`), the company-title key of
     the bare title where that is not the title key, and its opening keys.
 
-    The last one is for an aggregator's copy that both decorates the title and names the
-    employer another way ("Offre d'emploi : Data Engineer - H/F" by "Talan France" against
-    "Data Engineer - H/F" by "Talan"): neither the bare-title key (whole company key) nor
-    the company-title key (decorated title) meets the board's ad, and when the copy is a
-    snippet of the employer's intro, which the board's ad leaves out of its sketch, no other
-    key does."""
+    The company-title key of the bare title is for an aggregator's copy that both
+    decorates the title and names the employer another way ("Offre d'emploi : Data
+    Engineer - H/F" by "Talan France" against "Data Engineer - H/F" by "Talan"): neither
+    the bare-title key (whole company key) nor the company-title key (decorated title)
+    meets the board's ad, and when the copy is a snippet of the employer's intro, which the
+    board's ad leaves out of its sketch, no other key does."""
     keys = lead_fingerprints(profile, boilerplate)
     loose = company_title_key(company_key, title_key)
     if loose is not None:
@@ -358,8 +372,8 @@ def lookup_keys(
     bare_key = bare_title_key(company_key, bare)
     if bare_key is not None:
         keys.append(bare_key)
-    loose_bare = company_title_key(company_key, bare) if bare and bare != title_key else None
+    loose_bare = company_title_key(company_key, bare) if bare != title_key else None
     if loose_bare is not None and loose_bare != loose:
         keys.append(loose_bare)
-    keys += opening_keys(profile, bare)
+    keys += opening_keys(profile, boilerplate, bare)
     return keys

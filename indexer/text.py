@@ -299,7 +299,7 @@ def tokenize(raw: str) -> list[str]:
 # `indexer.key_patterns`.
 
 
-def _fold(text: str) -> str:
+def fold_field(text: str) -> str:
     """Casefolded, accent-folded text with its punctuation: what punctuation patterns read.
     "&" and "<" (separators to `clean` anyway) go, so that `clean` does not unescape twice."""
     text = fold_accents(unicodedata.normalize("NFKC", strip_html(text)).casefold())
@@ -331,7 +331,7 @@ def normalise_title(title: str) -> str:
     "confirmé", "medior", "Head of"), grades and role words stay: they tell vacancies apart.
     """
     # Each pass runs only when a cheap test says it can match: most titles need none of them.
-    text = _fold(title)
+    text = fold_field(title)
     if "(" in text:
         text = kp.PARENTHESISED.sub(_strip_parenthesised, text)
     if "/" in text or "|" in text:
@@ -394,7 +394,7 @@ def normalise_location(location: str | None) -> str:
     """
     if not location:
         return ""
-    folded = _fold(location)
+    folded = fold_field(location)
     while (country := kp.LOCATION_COUNTRY.search(folded)) and country.start():
         folded = folded[: country.start()]
     if "-" in folded or "cedex" in folded:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from indexer.language import stop_words
 from indexer.lookup_keys import (
     LEAD_SHINGLES,
+    SNIPPET_SHINGLES,
     WINDOW,
     bare_title,
     bare_title_key,
@@ -192,8 +193,8 @@ def test_an_intro_snippet_shares_opening_keys_with_the_full_ad_whoever_it_names(
     full = prepared(WTTJ_FULL)
     snippet = prepared({**WTTJ_INTRO_SNIPPET, "company": None})
     assert not shared_fingerprints(full, snippet)
-    shared = set(opening_keys(full.profile, full.bare_title)) & set(
-        opening_keys(snippet.profile, snippet.bare_title)
+    shared = set(opening_keys(full.profile, full.boilerplate, full.bare_title)) & set(
+        opening_keys(snippet.profile, snippet.boilerplate, snippet.bare_title)
     )
     assert shared
     assert shared <= set(full.lookup_keys) & set(snippet.lookup_keys)
@@ -205,10 +206,23 @@ def test_opening_keys_are_bound_to_the_bare_title() -> None:
     full = prepared(WTTJ_FULL)
     other = prepared({**WTTJ_INTRO_SNIPPET, "title": "Actuaire (H/F)"})
     decorated = prepared({**WTTJ_INTRO_SNIPPET, "title": "Offre d'emploi : Data Engineer"})
-    keys = set(opening_keys(full.profile, full.bare_title))
-    assert not keys & set(opening_keys(other.profile, other.bare_title))
-    assert keys & set(opening_keys(decorated.profile, decorated.bare_title))
-    assert opening_keys(full.profile, "") == []
+    keys = set(opening_keys(full.profile, full.boilerplate, full.bare_title))
+    assert not keys & set(opening_keys(other.profile, other.boilerplate, other.bare_title))
+    assert keys & set(opening_keys(decorated.profile, decorated.boilerplate, decorated.bare_title))
+    assert opening_keys(full.profile, full.boilerplate, "") == []
+
+
+def test_a_long_ad_opening_with_job_text_has_no_opening_keys() -> None:
+    """Its snippets meet it through the lead fingerprints: the opening keys would only add
+    index rows. A snippet-sized posting keeps them whatever it opens with."""
+    full = prepared(DATA_ENGINEER_FULL)
+    assert len(full.profile.shingles) >= SNIPPET_SHINGLES
+    assert opening_keys(full.profile, full.boilerplate, full.bare_title) == []
+    snippet = prepared(DATA_ENGINEER_SNIPPET)
+    assert opening_keys(snippet.profile, snippet.boilerplate, snippet.bare_title)
+    intro_first = prepared(WTTJ_FULL)  # opens with a company section
+    assert len(intro_first.profile.shingles) >= SNIPPET_SHINGLES
+    assert opening_keys(intro_first.profile, intro_first.boilerplate, intro_first.bare_title)
 
 
 def test_a_hit_s_company_title_key_is_read_from_its_block_key() -> None:
