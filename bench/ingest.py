@@ -12,8 +12,12 @@ Peer: datasketch as its documentation says to use it (shared permutations throug
 `MinHash.generator`, xxhash as `hashfunc`, `MinHashLSH(threshold=0.5, num_perm=128)` query
 then insert, hits verified by estimated Jaccard >= 0.5); it neither persists nor scores nor
 clusters. First table: both as whole processes over the same JSONL file (start-up included),
-alternated --rounds times: the issue's goal is ours >= 1.0x the peer. Then the in-process
-stage table (each side in its own process so peak RSS is its own). Never run as a test.
+alternated --rounds times: the issue's goal is ours >= 1.0x the peer. With --baseline-root
+DIR (another checkout of jobdedup, e.g. `git worktree add /tmp/before f30da65`, run with
+this interpreter, its compiled kernels built or copied), that code's `jobdedup ingest` of
+the same file joins each round, so "no slower than before" is read in the same run, on the
+same machine state, with means and medians over the rounds. Then the in-process stage table
+(each side in its own process so peak RSS is its own). Never run as a test.
 """
 
 from __future__ import annotations
@@ -193,31 +197,61 @@ def run_peer(limit: int | None, source: Path | None = None) -> dict[str, Any]:
     )
 
 
-def whole_processes(limit: int | None, rounds: int) -> list[tuple[float, float, int]]:
+def whole_processes(
+    limit: int | None, rounds: int, baseline: Path | None = None
+) -> list[tuple[float, float, float, int]]:
     """`jobdedup ingest FILE` (fresh data dir, default workers) and the peer reading the same
     FILE, each a whole process from its start (imports, model and gazetteer load, reading
-    the file) to its exit, alternated `rounds` times. Returns (ours s, peer s, postings)."""
+    the file) to its exit, alternated `rounds` times; with `baseline`, that checkout's
+    `jobdedup ingest` of FILE too, in each round, before ours in every other one. Returns
+    (ours s, peer s, baseline s or NaN, postings) per round."""
     from bench.nhs import nhs_postings
 
     rows = nhs_postings(limit=limit)
-    results: list[tuple[float, float, int]] = []
+    results: list[tuple[float, float, float, int]] = []
     with tempfile.TemporaryDirectory(prefix="jobdedup-bench-") as tmp:
         source = Path(tmp) / "postings.jsonl"
         with source.open("w", encoding="utf-8") as handle:
             for row in rows:
                 handle.write(json.dumps(row, ensure_ascii=False) + "\n")
         for n in range(rounds):
-            data = Path(tmp) / f"index-{n}"
-            ours_cmd = [sys.executable, "-m", "service.cli", "ingest", "--no-progress"]
-            ours_cmd += ["--data-dir", str(data), str(source)]
+            before_s = float("nan")
+            # The baseline goes first in every other round: neither code always runs
+            # straight after the other.
+            if baseline is not None and n % 2:
+                before_s = _ingest_seconds(baseline, source, Path(tmp) / f"before-{n}")
+            ours_s = _ingest_seconds(ROOT, source, Path(tmp) / f"index-{n}")
+            if baseline is not None and not n % 2:
+                before_s = _ingest_seconds(baseline, source, Path(tmp) / f"before-{n}")
             peer_cmd = [sys.executable, __file__, "--side", "peer-file", "--source", str(source)]
-            t0 = time.perf_counter()
-            subprocess.run(ours_cmd, check=True, capture_output=True, cwd=ROOT)
-            t1 = time.perf_counter()
+            started = time.perf_counter()
             subprocess.run(peer_cmd, check=True, capture_output=True, cwd=ROOT)
-            t2 = time.perf_counter()
-            results.append((t1 - t0, t2 - t1, len(rows)))
+            peer_s = time.perf_counter() - started
+            results.append((ours_s, peer_s, before_s, len(rows)))
     return results
+
+
+def _ingest_seconds(root: Path, source: Path, data: Path) -> float:
+    """Wall time of `python -m service.cli ingest SOURCE` of the checkout at `root` (first
+    on the module path, run from there) into the fresh directory `data`."""
+    cmd = [sys.executable, "-m", "service.cli", "ingest", "--no-progress"]
+    cmd += ["--data-dir", str(data), str(source)]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    started = time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True, cwd=root, env=env)
+    return time.perf_counter() - started
+
+
+def _before_summary(rounds: list[tuple[float, float, float, int]]) -> str:
+    """Means and medians of this checkout's and the baseline's whole-process seconds."""
+    ours = [r[0] for r in rounds]
+    before = [r[2] for r in rounds]
+    mean_ratio = float(np.mean(before)) / float(np.mean(ours))
+    return (
+        f"against the baseline: this checkout mean {np.mean(ours):.1f} s, median "
+        f"{np.median(ours):.1f} s; baseline mean {np.mean(before):.1f} s, median "
+        f"{np.median(before):.1f} s; rate ratio (this / baseline, means) {mean_ratio:.2f}x"
+    )
 
 
 def _child(
@@ -277,8 +311,15 @@ def main() -> None:
     parser.add_argument(
         "--side", choices=["ours", "peer", "peer-file", "api"], help=argparse.SUPPRESS
     )
+    parser.add_argument(
+        "--baseline-root",
+        type=Path,
+        help="another jobdedup checkout whose `ingest` joins each whole-process round",
+    )
     parser.add_argument("--source", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.baseline_root is not None and not (args.baseline_root / "service" / "cli.py").exists():
+        parser.error(f"--baseline-root {args.baseline_root}: no service/cli.py there")
     learn = not args.no_boilerplate
     if args.side:
         runs = {
@@ -289,16 +330,23 @@ def main() -> None:
         }
         print(json.dumps(runs[args.side]()))
         return
+    baseline = args.baseline_root
     print("Whole processes (`jobdedup ingest FILE` against the datasketch peer reading FILE):")
+    extra = f" baseline {baseline} (s) | this / baseline |" if baseline else ""
     print(
-        "| round | jobdedup ingest (s) | peer (s) | jobdedup postings/s | peer postings/s | ratio |"
+        "| round | jobdedup ingest (s) | peer (s) | jobdedup postings/s | peer postings/s"
+        f" | ratio |{extra}"
     )
-    print("| --- | ---: | ---: | ---: | ---: | ---: |")
-    for n, (ours_s, peer_s, count) in enumerate(whole_processes(args.limit, args.rounds), 1):
+    print("| --- | ---: | ---: | ---: | ---: | ---: |" + (" ---: | ---: |" if baseline else ""))
+    rounds = whole_processes(args.limit, args.rounds, baseline)
+    for n, (ours_s, peer_s, before_s, count) in enumerate(rounds, 1):
+        against = f" {before_s:.1f} | {before_s / ours_s:.2f}x |" if baseline else ""
         print(
             f"| {n} | {ours_s:.1f} | {peer_s:.1f} | {count / ours_s:.0f} | {count / peer_s:.0f}"
-            f" | {peer_s / ours_s:.2f}x |"
+            f" | {peer_s / ours_s:.2f}x |{against}"
         )
+    if baseline:
+        print(_before_summary(rounds))
     print()
     ours = _child("ours", args.limit, args.workers, learn)
     peer = _child("peer", args.limit)
