@@ -1469,6 +1469,35 @@ def same_title_other_text(ad: Ad, ctx: Context, rng: random.Random) -> Built | N
     return Built(ad.posting(), near(ad, rng, other.posting(source="bench_board")), (ad, other))
 
 
+def teaser_other_vacancy(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
+    """A job centre's teaser (`teaser_relay`) of another real ad of the same title, whose
+    text shares almost nothing with this one (shingle Jaccard < 0.1), against this ad listed
+    by an aggregator under the country: the teaser names this ad's title, the listings
+    contain each other, and only the teaser's other phrases and the label are left to tell
+    two vacancies apart. Seen in `../shared/data`: "En bref : Responsable technique,
+    Technicien d'études en génie climatique, Esprit d'analyse, climatisation" under the
+    label "Directeur / Directrice technique en production" at 44 - MALVILLE, against a
+    property developer's "Responsable technique H/F" listed under "France" (Pôle emploi
+    partners, 2020)."""
+    title = bare_title(ad.title)
+    if not title or not ad.location or ad.country not in COUNTRY_NAMES:
+        return None
+    others = [
+        o
+        for o in ctx.by_title.get((ad.group, title), [])
+        if o.uid != ad.uid and o.occupation and jaccard(ad.shingles, o.shingles) < 0.1
+    ]
+    if not others:
+        return None
+    other = rng.choice(others)
+    relay = teaser_relay(other, ctx, rng)
+    if relay is None:
+        return None
+    a = ad.posting()
+    a["location"] = COUNTRY_NAMES[ad.country][0]
+    return Built(a, near(ad, rng, relay.b), (ad, other))
+
+
 def agency_other_vacancy(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     """Another vacancy, which an agency posts for the employer: a hard negative of
     `campaign_towns`, `employer_template` or `other_grade_or_contract` (drawn at random)
@@ -1618,6 +1647,7 @@ FAMILIES = (
     Family("intro_only_snippet", "not_duplicate", intro_only_snippet),
     Family("same_title_other_text", "not_duplicate", same_title_other_text),
     Family("agency_other_vacancy", "not_duplicate", agency_other_vacancy, ("nhs", "fr")),
+    Family("teaser_other_vacancy", "not_duplicate", teaser_other_vacancy, ("fr",)),
 )
 
 
