@@ -1459,10 +1459,8 @@ def same_title_other_text(ad: Ad, ctx: Context, rng: random.Random) -> Built | N
     words = len(ad.description.split())
     others = [
         o
-        for o in ctx.by_title.get((ad.group, title), [])
-        if o.uid != ad.uid
-        and min(words, len(o.description.split())) <= 80
-        and jaccard(ad.shingles, o.shingles) < 0.1
+        for o in _other_texts_of_title(ad, ctx, title)
+        if min(words, len(o.description.split())) <= 80
     ]
     if not others or not title:
         return None
@@ -1483,11 +1481,7 @@ def teaser_other_vacancy(ad: Ad, ctx: Context, rng: random.Random) -> Built | No
     title = bare_title(ad.title)
     if not title or not ad.location or ad.country not in COUNTRY_NAMES:
         return None
-    others = [
-        o
-        for o in ctx.by_title.get((ad.group, title), [])
-        if o.uid != ad.uid and o.occupation and jaccard(ad.shingles, o.shingles) < 0.1
-    ]
+    others = [o for o in _other_texts_of_title(ad, ctx, title) if o.occupation]
     if not others:
         return None
     other = rng.choice(others)
@@ -1497,6 +1491,17 @@ def teaser_other_vacancy(ad: Ad, ctx: Context, rng: random.Random) -> Built | No
     a = ad.posting()
     a["location"] = COUNTRY_NAMES[ad.country][0]
     return Built(a, near(ad, rng, relay.b), (ad, other))
+
+
+def _other_texts_of_title(ad: Ad, ctx: Context, title: frozenset[str]) -> list[Ad]:
+    """The other real ads of the corpus group under the bare title `title` (`Context.by_title`:
+    ads naming their employer) whose text shares almost nothing with `ad`'s (shingle Jaccard
+    < 0.1): other vacancies of one title, for the negative families."""
+    return [
+        o
+        for o in ctx.by_title.get((ad.group, title), [])
+        if o.uid != ad.uid and jaccard(ad.shingles, o.shingles) < 0.1
+    ]
 
 
 def agency_other_vacancy(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
