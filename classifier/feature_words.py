@@ -214,6 +214,10 @@ FEATURE_WORDS: dict[str, FeatureWords] = {
         "One ad is a stub (a title and a few keywords) naming another title",
         "Neither ad is a stub",
     ),
+    "stub_phrases_in_text": _share(
+        "{pct} of the stub's keywords besides the title are in the other ad's text",
+        "Neither ad is a stub, or a stub lists nothing besides the title",
+    ),
     # seniority, grade, contract
     "seniority_conflict": _conflict("seniority levels"),
     "seniority_one_sided": _one_sided("a seniority level"),

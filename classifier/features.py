@@ -34,19 +34,20 @@ from classifier.anchors import shared_anchors
 from classifier.cover_sentences import COVER, kept_share
 from classifier.fields import PostingFields, extract_fields
 from classifier.gender_forms import one_gender
-from classifier.lexicon import CONTRACT_DIMENSIONS, ENGAGEMENT, STRONG_CONTRACT
+from classifier.lexicon import CONTRACT_DIMENSIONS, ENGAGEMENT, STRONG_CONTRACT, STUB_LEADS
 from classifier.scoring import Candidate
 from classifier.stated_place import LEVELS, near, same_place
 from classifier.stems import stem_words
 from classifier.words import shared_count
 from indexer.anchor_words import transliterate
+from indexer.language import stop_words
 from indexer.minhash import SketchParams, estimate_jaccard, overlap_from_jaccard
 from indexer.prepare import PreparedPosting, prepare_document
 from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 32
+FEATURE_VERSION = 33
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -124,6 +125,13 @@ FEATURE_VERSION = 32
 # 31: "working with a client group" (a care team's client) is no agency's voice.
 # 32: stated_place_agrees also reads a site the gazetteer lacks, named alike by both texts
 #     ("Lieu : Sophia Antipolis" under Vallauris and Valbonne; `stated_place.site_name`).
+# 33: stub_phrases_in_text: the share of a stub's phrases besides the title that the other
+#     side's text holds (`_stub_phrases_in_text`): a relay's keywords are its ad's, the stub
+#     of another vacancy of the title lists another text's.
+#     A stub read by the title it names takes that title's seniority too: the job centre's
+#     label over it ("Chef des ventes" over "En bref : MANAGER DES VENTES (21), ...") is no
+#     seniority of the vacancy (`_as_named`); a stub's phrases run to 16 title-key words,
+#     not 8 (`indexer.stub_keys.PHRASE_MAX_WORDS`), so a long title it names is read.
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -158,6 +166,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "title_words_in_text_min",
     "title_label_one_sided",
     "stub_names_title",
+    "stub_phrases_in_text",
     # seniority, grade, contract: conflict (1), agree (0), unknown (NaN), and one-sidedness
     "seniority_conflict",
     "seniority_one_sided",
@@ -280,10 +289,11 @@ def pair_features(
 
 def feature_row(a: PostingFields, b: PostingFields, sim: TextSimilarity) -> list[float]:
     """The features of one pair, in `FEATURE_NAMES` order."""
+    named_a, named_b = _as_named(a, b), _as_named(b, a)
     row = (
         _text_features(a, b, sim)
-        + _title_features(_as_named(a, b), _as_named(b, a))
-        + _marker_features(a, b)
+        + _title_features(named_a, named_b)
+        + _marker_features(named_a, named_b)
         + _company_features(a, b)
         + _location_features(a, b)
         + _contact_features(a, b)
@@ -387,7 +397,7 @@ def _title_features(a: PostingFields, b: PostingFields) -> list[float]:
     généraux") changes the title's words and its form but keeps the occupation. The folded
     titles above no longer show the form."""
     if not (a.title_key and b.title_key):
-        return [NAN] * 11
+        return [NAN] * 12
     places = a.towns | b.towns
     named_a, named_b = a.title_tokens & places, b.title_tokens & places
     if named_a and named_b and named_a != named_b:
@@ -426,6 +436,7 @@ def _title_features(a: PostingFields, b: PostingFields) -> list[float]:
         ),
         _label_names_title(a, b, plain_a, plain_b),
         _stub_names_title(a, b),
+        _stub_phrases_in_text(a, b),
     ]
 
 
@@ -439,7 +450,13 @@ def _as_named(stub: PostingFields, other: PostingFields) -> PostingFields:
     title features outweighed `stub_names_title`: 17 of 100 relays scored under the
     threshold with model 7cd3bc9c34da (`bench/robustness.py --limit 100 --seed 13`), 14 of
     them with `stub_names_title` 1. The stub's phrases
-    stay, so `stub_names_title` still reads the title it named."""
+    stay, so `stub_names_title` still reads the title it named.
+
+    The label's seniority word goes with it (the marker features read the named sides too):
+    "Chef des ventes" over "En bref : MANAGER DES VENTES (21), ..." read as lead against
+    the board's manager, and `seniority_conflict` cost 2.0 of log-odds in 3 of the 6
+    relays model c1bc8f12ca36 missed (`--limit 100 --seed 13`), each naming the board's
+    title exactly."""
     if not stub.stub_phrases or not names_title(
         stub.stub_phrases, other.index_title_key, other.title_key
     ):
@@ -449,6 +466,7 @@ def _as_named(stub: PostingFields, other: PostingFields) -> PostingFields:
         title_key=other.title_key,
         title_tokens=other.title_tokens,
         title_label_words=other.title_label_words,
+        seniority=other.seniority,
     )
 
 
@@ -464,6 +482,69 @@ def _stub_names_title(a: PostingFields, b: PostingFields) -> float:
         names_title(a.stub_phrases, b.index_title_key, b.title_key)
         or names_title(b.stub_phrases, a.index_title_key, a.title_key)
     )
+
+
+_LEAD_WORDS = frozenset(
+    w for leads in STUB_LEADS.values() for lead in leads for w in tokenize(lead)
+)
+"""The words of the leads a stub opens with ("En bref : "): no keyword of the ad."""
+
+
+def _stub_phrases_in_text(a: PostingFields, b: PostingFields) -> float:
+    """Of a stub's phrases other than the titles (`_found_phrases`), the share whose words
+    are all in the other side's text (the larger of the two sides when both are stubs); NaN
+    when neither side is a stub or a stub has no other phrase.
+
+    A job centre's stub lists, after the board's title, keywords of that ad ("En bref :
+    Développeur frontend, API, Spring, Node.js") and of its own skill list ("Négocier les
+    prix"). The title alone cannot tell the relay from the stub of another vacancy of that
+    title, which the index proposes against every ad so titled: the shipped model
+    c1bc8f12ca36 accepted 26 of the 26 such pairs of `bench/robustness.py --limit 100
+    --seed 13 --families teaser_other_vacancy` where the ad was listed under its country,
+    and the French export joined a "Responsable technique, Technicien d'études en génie
+    climatique, climatisation" stub at Malville to a property developer's "Responsable
+    technique" ad that names neither. Of that bench's 100 relays, 94 have a phrase found
+    in the ad's text; of the 26 stubs of another vacancy, 8."""
+    shares = [
+        share
+        for stub, other in ((a, b), (b, a))
+        if stub.stub_phrases and (share := _found_phrases(stub, other)) is not None
+    ]
+    return max(shares) if shares else NAN
+
+
+def _found_phrases(stub: PostingFields, other: PostingFields) -> float | None:
+    """The share of `stub`'s phrases found in `other`'s text, a phrase read as its words
+    without stop words, numbers, lead words and either title's words, and found when each
+    word or its stem is a word of the text; None when no phrase is left. A phrase that is
+    two neighbouring ones joined (`indexer.stub_keys.stub_phrases`) is left out, and so is
+    one whose words another phrase repeats (the title joined to a keyword)."""
+    language = stub.language or other.language or ""
+    dropped = stop_words(language) | _LEAD_WORDS | stub.title_tokens | other.title_tokens
+    titles = {other.index_title_key, other.title_key}
+    read: list[frozenset[str]] = []
+    for phrase in stub.stub_phrases:
+        if phrase in titles:
+            continue
+        kept = frozenset(w for w in phrase.split() if w not in dropped and not w.isdigit())
+        if kept and kept not in read:
+            read.append(kept)
+    phrases = [
+        words
+        for words in read
+        if not any(x | y == words for x in read for y in read if x != words != y and x != y)
+    ]
+    if not phrases:
+        return None
+    text = other.description_tokens
+    stems: frozenset[str] | None = None
+    found = 0
+    for words in phrases:
+        missing = sorted(words - text)
+        if missing and stems is None:
+            stems = frozenset(stem_words(sorted(text), language))
+        found += stems is None or set(stem_words(missing, language)) <= stems
+    return found / len(phrases)
 
 
 def _label_names_title(

@@ -265,6 +265,15 @@ GENDER_MARKER = re.compile(
 """The common gender markers of a title as written ("(H/F)", "F/H", "m/w/d"), with the
 space before them: what training removes from a title it copies into a text.
 `indexer.text.normalise_title` removes every form, but it also normalises the rest."""
+STUB_LEADS: dict[str, tuple[str, ...]] = {
+    "fr": ("En bref : ", "Résumé : ", "Mots-clés : ", "Le poste : ", ""),
+    "en": ("In short: ", "Summary: ", "Key skills: ", "At a glance: ", ""),
+    "de": ("Kurz: ", "Auf einen Blick: ", "Stichworte: ", ""),
+    "nl": ("In het kort: ", "Samenvatting: ", ""),
+}
+"""What a job centre's stub may open with, by language (nothing in the others): "En bref :
+Commercial terrain, Relation client" (`classifier.stub_relays` writes them; the features
+read a stub's phrases without them)."""
 ENGAGEMENT = frozenset({"bank", "locum", "agency", "freelance", "volunteer"})
 """Markers that name another pool of work even when the other side is silent: "Bank Staff
 Nurse" is the bank version of "Staff Nurse" (gold-dev labels it another vacancy), whereas an

@@ -17,6 +17,9 @@ Families (the `kind` of a pair), with the labelling rule of each:
 - `boilerplate`: two ads of one employer padded with the same boilerplate; `random`: easy.
 - `other_text_same_title`: an ad against another real ad of the same normalised title whose
   text shares almost nothing, of any employer (`SAME_TITLE_SHARE`).
+- `pos_stub_relay`, `mut_stub_other_*`: a job centre's stub ("En bref : <title>, <keywords>")
+  of the ad, or of another vacancy: another title of the employer, the title at another
+  site, or another real ad of the title (`STUB_SHARE`; `classifier.stub_relays`).
 Cosmetic re-posting is applied to both labels at the same rates, so "was transformed" is no
 evidence of duplication; only the vacancy-defining fields are.
 """
@@ -263,6 +266,12 @@ _CONTACT = re.compile(r"@|https?:|www\.|\d[\d ()-]{7,}\d")
 duplicate pair two conflicting phone numbers."""
 
 
+def _other_text(ad: Ad, other: Ad) -> bool:
+    """Whether two ads' texts share almost nothing (`SAME_TITLE_MAX_JACCARD`)."""
+    texts = (str(x.document["description"]) for x in (ad, other))
+    return _trigram_jaccard(*texts) < SAME_TITLE_MAX_JACCARD
+
+
 def _trigram_jaccard(a: str, b: str) -> float:
     """Jaccard of two texts' word trigrams (`indexer.shingles.word_ngram_hashes` over
     `indexer.text.tokenize`: a text of fewer than three words is one shingle)."""
@@ -291,6 +300,7 @@ class Synthesiser:
             self.by_group[ad.group].append(ad)
         self.counter = itertools.count()
         self.small_communes = board_habits.small_communes(ad.document for ad in self.ads)
+        self._partners: dict[int, list[Ad]] | None = None
 
     def build(self, plan: PairPlan) -> list[RawPair]:
         """All synthetic pairs of `plan`, in a reproducible order."""
@@ -370,7 +380,8 @@ class Synthesiser:
     def _stubs(self, count: int) -> list[RawPair]:
         """`count` stub relays of ads against their ads, and `count` stubs of another
         vacancy against an ad (`classifier.stub_relays`), alternately another title of the
-        employer and the title at another of its sites."""
+        employer and the title at another of its sites, then half as many stubs of another
+        ad of the title (`_stubs_of_other_vacancies`)."""
         rng = self.rng
         made: list[RawPair] = []
         for _ in range(count):
@@ -391,6 +402,32 @@ class Synthesiser:
             if other is not None:
                 made.append(RawPair(ad.document, other, 0, kind, ad, stub=True))
                 negatives += 1
+        return made + self._stubs_of_other_vacancies(count // 2)
+
+    def _stubs_of_other_vacancies(self, count: int) -> list[RawPair]:
+        """`count` stub relays of an ad against another ad of the same title whose text
+        shares almost nothing (`SAME_TITLE_MAX_JACCARD`), listed half the time at a coarser
+        level (`board_habits.coarser_location`: its county, region or country): the stub
+        names the title, the listings may contain each other, and only the stub's other
+        phrases tell the two vacancies apart (`features._stub_phrases_in_text`). The index
+        proposes every ad of a title to a stub; without these pairs model c1bc8f12ca36
+        accepted all 26 of `bench/robustness.py`'s teaser_other_vacancy pairs."""
+        rng = self.rng
+        partners = self._title_partners()
+        pool = [ad for ad in self.ads if partners.get(id(ad))]
+        made: list[RawPair] = []
+        for _ in range(count * 3):
+            if len(made) >= count or not pool:
+                break
+            ad = rng.choice(pool)
+            other = rng.choice(partners[id(ad)])
+            if not _other_text(ad, other):
+                continue
+            relayed = stub_relays.relay(other.document, rng, self._context(other))
+            first = ad.document
+            if rng.random() < 0.5:
+                first = board_habits.coarser_location(first, rng, self._context(ad))
+            made.append(RawPair(first, relayed, 0, "mut_stub_other_vacancy", ad, other, stub=True))
         return made
 
     def _other_text_same_title(self, count: int) -> list[RawPair]:
@@ -405,16 +442,7 @@ class Synthesiser:
         ads name their employer (an ad without one is its own split group) and neither is a
         stub: a stub of one title may be the other ad's relay."""
         rng = self.rng
-        by_title: dict[str, list[Ad]] = defaultdict(list)
-        for ad in self.ads:
-            if ad.document.get("company") and not stub_phrases(str(ad.document["description"])):
-                by_title[normalise_title(str(ad.document["title"]))].append(ad)
-        by_title.pop("", None)
-        partners = {
-            id(ad): [other for other in ads if other is not ad]
-            for ads in by_title.values()
-            for ad in ads
-        }
+        partners = self._title_partners()
         pool = [ad for ad in self.ads if partners.get(id(ad))]
         short = [ad for ad in pool if len(str(ad.document["description"]).split()) <= SHORT_WORDS]
         made: list[RawPair] = []
@@ -423,13 +451,29 @@ class Synthesiser:
                 break
             ad = rng.choice(short if short and attempt % 2 else pool)
             other = rng.choice(partners[id(ad)])
-            text_a, text_b = (str(x.document["description"]) for x in (ad, other))
-            if _trigram_jaccard(text_a, text_b) >= SAME_TITLE_MAX_JACCARD:
+            if not _other_text(ad, other):
                 continue
             made.append(
                 RawPair(ad.document, other.document, 0, "other_text_same_title", ad, other, False)
             )
         return made
+
+    def _title_partners(self) -> dict[int, list[Ad]]:
+        """For each ad (by `id`), the other ads of its normalised title, among ads that name
+        their employer and are no stub (see `_other_text_same_title`); read once."""
+        if self._partners is None:
+            by_title: dict[str, list[Ad]] = defaultdict(list)
+            for ad in self.ads:
+                description = str(ad.document["description"])
+                if ad.document.get("company") and not stub_phrases(description):
+                    by_title[normalise_title(str(ad.document["title"]))].append(ad)
+            by_title.pop("", None)
+            self._partners = {
+                id(ad): [other for other in ads if other is not ad]
+                for ads in by_title.values()
+                for ad in ads
+            }
+        return self._partners
 
     def _intro_snippets(self, count: int) -> list[RawPair]:
         """An aggregator snippet holding only an employer's intro (the opening it shares with

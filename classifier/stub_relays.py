@@ -21,16 +21,8 @@ import random
 import re
 
 from classifier import board_habits, mutations
-from classifier.lexicon import GENDER_MARKER
+from classifier.lexicon import GENDER_MARKER, STUB_LEADS
 from classifier.variants import Context, Posting
-
-LEADS: dict[str, tuple[str, ...]] = {
-    "fr": ("En bref : ", "Résumé : ", "Mots-clés : ", "Le poste : ", ""),
-    "en": ("In short: ", "Summary: ", "Key skills: ", "At a glance: ", ""),
-    "de": ("Kurz: ", "Auf einen Blick: ", "Stichworte: ", ""),
-    "nl": ("In het kort: ", "Samenvatting: ", ""),
-}
-"""What a stub may open with, by language (nothing in the others)."""
 
 SEPARATORS = (", ", " | ", " ; ", " • ", "\n")
 
@@ -83,7 +75,7 @@ def stub(posting: Posting, rng: random.Random, ctx: Context, named: str) -> Post
     to two generic keywords, joined by one separator; the title first four times in five.
     The relay's own title is the ad's occupation label where it has one (else its title),
     and the company is dropped two times in three."""
-    language = ctx.language if ctx.language in LEADS else ""
+    language = ctx.language if ctx.language in STUB_LEADS else ""
     if rng.random() < 0.5:
         named = GENDER_MARKER.sub("", named).strip(" -")
     phrases = own_phrases(str(posting.get("description") or ""))
@@ -92,7 +84,7 @@ def stub(posting: Posting, rng: random.Random, ctx: Context, named: str) -> Post
     items += rng.sample(generic, min(len(generic), rng.randint(0, 2)))
     rng.shuffle(items)
     items.insert(0 if rng.random() < 0.8 else rng.randint(0, len(items)), named)
-    lead = rng.choice(LEADS.get(language, ("",)))
+    lead = rng.choice(STUB_LEADS.get(language, ("",)))
     description = lead + rng.choice(SEPARATORS).join(items)
     label = board_habits.occupation_of(posting)
     result = {**posting, "description": description, "title": label or posting["title"]}

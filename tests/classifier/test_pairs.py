@@ -341,4 +341,5 @@ def test_labels_follow_the_title_they_were_given_for() -> None:
     assert not any(
         "occupation" in p.second.get("extra", {}) for p in stubs if p.kind == "mut_stub_other_role"
     )
-    assert all(p.first is p.ad.document for p in stubs)
+    # (A stub of another ad of the title may list the ad coarser: see test_stub_relays.)
+    assert all(p.first is p.ad.document for p in stubs if p.kind != "mut_stub_other_vacancy")

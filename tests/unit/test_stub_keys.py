@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from indexer.stub_keys import STUB_MAX_WORDS, index_keys, names_title, search_keys, stub_phrases
+from indexer.stub_keys import (
+    PHRASE_MAX_WORDS,
+    STUB_MAX_WORDS,
+    index_keys,
+    names_title,
+    search_keys,
+    stub_phrases,
+)
 from indexer.text import normalise_title
 
 
@@ -24,6 +31,11 @@ from indexer.text import normalise_title
             "Betoneerija, betoonivalmistaja | Kodus töötamise võimalus",
             "Betoneerija, betoonivalmistaja",
         ),
+        (  # 14 title-key words: longer than most titles, still one
+            "En bref : Femme/Homme de ménage et Garde d'enfants + 3 ans à Privas et ses "
+            "alentours, Travail en équipe",
+            "Femme/Homme de ménage et Garde d'enfants + 3 ans à Privas et ses alentours (H/F)",
+        ),
     ],
 )
 def test_a_stub_s_phrases_hold_the_title_key_of_the_title_it_names(stub: str, title: str) -> None:
@@ -31,9 +43,14 @@ def test_a_stub_s_phrases_hold_the_title_key_of_the_title_it_names(stub: str, ti
 
 
 def test_short_or_long_phrases_are_not_titles() -> None:
-    """A word of three letters ("SAV") names no title, nor does a sentence of nine words."""
-    phrases = stub_phrases("SAV, Vous aurez pour mission de nettoyer les locaux de l'agence")
-    assert phrases == ()
+    """A word of three letters ("SAV") names no title, nor does a run of more than
+    `PHRASE_MAX_WORDS` words."""
+    long = (
+        "Vous aurez pour mission de nettoyer chaque matin les locaux et les bureaux de "
+        "l'agence du centre"
+    )
+    assert len(normalise_title(long).split()) > PHRASE_MAX_WORDS
+    assert stub_phrases(f"SAV, {long}") == ()
 
 
 def test_an_ordinary_ad_has_no_phrases() -> None:
