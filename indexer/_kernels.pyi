@@ -20,8 +20,9 @@ def dfa_visits(
     data: bytes,
     seen: npt.NDArray[np.int32],
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]: ...
+def mark_keys(bits: npt.NDArray[np.uint8], keys: npt.NDArray[np.int64]) -> None: ...
 def run_matches(
-    runs: list[npt.NDArray[np.int64]], query: npt.NDArray[np.int64]
+    runs: list[npt.NDArray[np.int64]], query: npt.NDArray[np.int64], bits: npt.NDArray[np.uint8]
 ) -> list[tuple[int, int, int, int]]: ...
 def count_live(
     spans: list[Sequence[npt.NDArray[np.int64]]],

@@ -139,3 +139,40 @@ def test_a_row_loaded_inside_a_transaction_that_removed_it_stays_removed() -> No
     index.stage_remove(1)
     index.commit()
     assert _found(index, [7], 0, 100) == {3: 1}
+
+
+def test_the_presence_filter_hides_no_key_as_it_grows_and_after_compaction() -> None:
+    """Keys drawn over all 64 bits, enough that the filter outgrows its first size several
+    times (`FILTER_BITS_PER_ENTRY`): every key a posting holds is still found, through
+    loads, commits, removals and a compaction that rebuilds the filter; a key nothing holds
+    is found nowhere."""
+    rng = np.random.default_rng(5)
+    live: dict[int, tuple[int, set[int]]] = {}
+    rows = []
+    for rid in range(1, 3001):
+        keys = rng.integers(np.iinfo(np.int64).min, np.iinfo(np.int64).max, 12, dtype=np.int64)
+        keys = np.unique(keys)
+        rows.append((rid, rid % 90, keys.astype("<i8").tobytes()))
+        live[rid] = (rid % 90, set(keys.tolist()))
+    index = BandIndex(max_rid=1000)
+    index.load(rows[:1000], since=0)
+    for rid, posted, blob in rows[1000:]:
+        assert index.allocate_rid() == rid
+        index.stage_add(rid, posted, np.frombuffer(blob, "<i8").tolist())
+        if rid % 250 == 0:
+            index.commit()
+    index.commit()
+    assert len(index._bits) > 4096  # grown: 36,000 entries need 72,000 bytes
+    held = sorted({k for _, keys in live.values() for k in keys})
+    absent = rng.integers(np.iinfo(np.int64).min, np.iinfo(np.int64).max, 500, dtype=np.int64)
+    for step in range(2):
+        for start in range(0, len(held), 997):
+            query = held[start : start + 40] + absent[:5].tolist()
+            assert _found(index, query, 0, 100) == _brute(live, query, 0, 100)
+        assert _found(index, absent.tolist(), 0, 100) == _brute(live, absent.tolist(), 0, 100)
+        if step == 0:
+            for rid in range(1, 3001, 3):
+                index.stage_remove(rid)
+                del live[rid]
+            index.commit()
+            index.compact()
