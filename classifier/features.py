@@ -47,7 +47,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 33
+FEATURE_VERSION = 34
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -132,6 +132,8 @@ FEATURE_VERSION = 33
 #     label over it ("Chef des ventes" over "En bref : MANAGER DES VENTES (21), ...") is no
 #     seniority of the vacancy (`_as_named`); a stub's phrases run to 16 title-key words,
 #     not 8 (`indexer.stub_keys.PHRASE_MAX_WORDS`), so a long title it names is read.
+# 34: a place of work typed all in lower case with its code after it ("basé à vert saint
+#     denis (77240)") is read near the listing (`stated_place._LOWER_WITH_CODE`).
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (

@@ -74,6 +74,15 @@ Reignier esery (74)"), as employers type it. Only a run that is a town's whole n
 then (`_lower_case_tail`). Not read: a capitalised part that is itself a town somewhere
 ("Clermont ferrand", "Stoke on trent"), which `_resolved` takes before the tail is tried."""
 
+_LOWER_WITH_CODE = re.compile(r"([^\W\d_][\w'’]*(?:[- ][^\W\d_][\w'’]*){0,5})\s*\(\d{2,5}\)")
+"""A name written all in lower case, then its postcode or département number in
+parentheses: "Le poste est basé à vert saint denis (77240)", as a home-care agency's
+campaign types each copy's town. `_NAME` needs a capital, so the town went unread and
+the text read as silent, and a silent copy "agreed" with its neighbouring towns' copies
+(`stated_place_agrees`): one copy of 48 joined five others in the Pôle emploi partner
+corpus. The code in parentheses is what makes a lower-case run a place; it is read as
+`_lower_case_tail` reads a run, a town's whole name near the listing."""
+
 LEVELS = ("town", "district")
 """The levels a stated place of work can be: a region or a country names no site."""
 
@@ -313,6 +322,10 @@ def statement(
     for position, is_weak in _cue_ends(text, words):
         name = _NAME.match(text, position)
         if name is None:
+            name = None if is_weak else _LOWER_WITH_CODE.match(text, position)
+            place = _lower_case_town(name.group(1), field) if name else None
+            if place is not None:
+                return Statement(place, True, site=site)
             continue
         place = _resolved(name.group(), field) or _lower_case_tail(text, name, field)
         if is_weak:
@@ -397,8 +410,22 @@ def _lower_case_tail(
     written = _WRITTEN_LOW.match(text, name.start())
     if written is None or field is None:
         return None
-    words = norm(written.group()).split()
-    for end in range(len(words), len(norm(name.group()).split()), -1):
+    return _longest_name_near(norm(written.group()).split(), len(norm(name.group()).split()), field)
+
+
+def _lower_case_town(written: str, field: gazetteer.Place | None) -> gazetteer.Place | None:
+    """The town or district near the listing `field` whose whole name is `written` (a run
+    `_LOWER_WITH_CODE` read), or else the longest leading run of its words that is one;
+    None when none is."""
+    return None if field is None else _longest_name_near(norm(written).split(), 0, field)
+
+
+def _longest_name_near(
+    words: list[str], shorter: int, field: gazetteer.Place
+) -> gazetteer.Place | None:
+    """The town or district near `field` whose whole name (`gazetteer.is_name`) is the
+    longest leading run of `words` longer than `shorter` words; None when none is."""
+    for end in range(len(words), shorter, -1):
         run = " ".join(words[:end])
         if gazetteer.is_name(run):
             place = gazetteer.resolve_near(run, field)

@@ -107,6 +107,43 @@ def test_a_town_written_in_lower_case_far_from_the_listing_is_not_read() -> None
     assert found.place is None and found.named
 
 
+CAMPAIGN = (
+    "Vous aurez comme principales missions : assurer les trajets entre les écoles et le "
+    "domicile familial. Le poste est basé à vert saint denis (77240). Rejoignez-nous !"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "listing", "town"),
+    [
+        (CAMPAIGN, "77 - VERT ST DENIS", "Vert-Saint-Denis"),
+        (
+            CAMPAIGN.replace("vert saint denis", "grez sur loing"),
+            "77 - GREZ SUR LOING",
+            "Grez-sur-Loing",
+        ),
+        # all in lower case, its code after it: read near the listing only
+        (CAMPAIGN.replace("vert saint denis", "grez sur loing"), "77 - NEMOURS", "Grez-sur-Loing"),
+        (CAMPAIGN, "Brest", None),
+        # without the code a lower-case run is no name ("basé à proximité du centre")
+        (CAMPAIGN.replace(" (77240)", ""), "77 - VERT ST DENIS", None),
+    ],
+)
+def test_a_town_typed_all_in_lower_case_with_its_code_is_read_near_the_listing(
+    text: str, listing: str, town: str | None
+) -> None:
+    found = place_of_work(text, gazetteer.resolve(listing)).place
+    assert (found and found.name) == town
+
+
+def test_a_campaign_typing_each_town_in_lower_case_disagrees() -> None:
+    """One home-care agency's copies of a template, each stating its own town in lower
+    case: two places, not one vacancy under neighbouring communes."""
+    chartrettes = CAMPAIGN.replace("vert saint denis (77240)", "chartrettes (77590)")
+    assert _agrees(CAMPAIGN, "77 - VERT ST DENIS", chartrettes, "77 - CHARTRETTES") == 0.0
+    assert _agrees(CAMPAIGN, "77 - VERT ST DENIS", CAMPAIGN, "77 - CESSON") == 1.0
+
+
 def test_the_tokens_spare_the_search_only_when_no_cue_word_is_there() -> None:
     assert statement(SITE, frozenset({"analyst", "basee"})).place is not None
     assert statement(SITE, frozenset({"analyst", "alternance"})).place is None
