@@ -125,6 +125,12 @@ CAMPAIGN = (
         # all in lower case, its code after it: read near the listing only
         (CAMPAIGN.replace("vert saint denis", "grez sur loing"), "77 - NEMOURS", "Grez-sur-Loing"),
         (CAMPAIGN, "Brest", None),
+        # the habit in German: a cue, the town in lower case, its postcode
+        (
+            "Ihr Arbeitsort: frankfurt am main (60311). Wir bieten",
+            "Frankfurt am Main",
+            "Frankfurt am Main",
+        ),
         # without the code a lower-case run is no name ("basé à proximité du centre")
         (CAMPAIGN.replace(" (77240)", ""), "77 - VERT ST DENIS", None),
     ],

@@ -130,6 +130,27 @@ def test_a_stub_s_other_phrases_are_read_in_the_ad_s_text(stub: str, value: floa
     assert _feature(relay, AD, "stub_phrases_in_text") == value
 
 
+def test_an_english_stub_s_keywords_are_read_alike() -> None:
+    """The habit in another language: an English lead ("In short:") and stop words left out,
+    the ward's "wound care" found in the ad's text, another ward's "theatre scrub" not."""
+    ad = {
+        "id": "ad",
+        "title": "Staff Nurse",
+        "location": "Leeds",
+        "description": (
+            "We are looking for a staff nurse for our tissue viability team. You will "
+            "provide wound care and support patients with leg ulcers on the ward."
+        ),
+    }
+    for stub, value in (
+        ("In short: Staff Nurse, Wound care, Teamwork", 0.5),
+        ("In short: Staff Nurse, Theatre scrub, Anaesthetics", 0.0),
+    ):
+        relay = {"id": "relay", "title": "Nurse", "location": "Leeds", "description": stub}
+        assert _feature(ad, relay) == 1.0
+        assert _feature(ad, relay, "stub_phrases_in_text") == value
+
+
 def test_a_stub_with_the_title_alone_has_no_share() -> None:
     """A stub listing nothing besides the title (and the lead) gives the share no phrase."""
     relay = {
