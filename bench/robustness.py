@@ -242,6 +242,11 @@ class Gazetteer:
         self.by_name: dict[tuple[str, str], list[Town]] = defaultdict(list)
         self.cells: dict[tuple[str, int, int], list[Town]] = defaultdict(list)
         self._nearest: dict[tuple[str, float, float, int], Town | None] = {}
+        self.countries = frozenset(fold(c.name) for c in pycountry.countries)
+        self.names: set[str] = set(self.countries) | {fold(s.name) for s in pycountry.subdivisions}
+        """Every town, state and county name of the loaded countries, every country's and
+        every country's subdivisions' name (ISO 3166-2), folded: what a board's text may
+        state that is no site."""
         for row in rows:
             if row["country_code"] not in wanted:
                 continue
@@ -256,6 +261,8 @@ class Gazetteer:
             )
             self.by_country[town.country].append(town)
             self.by_name[(town.country, fold(town.name))].append(town)
+            self.names.add(fold(town.name))
+            self.names.update(fold(area) for area in (town.state, town.county) if area)
             cell = (town.country, math.floor(town.lat / CELL), math.floor(town.lon / CELL))
             self.cells[cell].append(town)
 
@@ -1137,6 +1144,31 @@ _NAME_ENDS = re.compile(r"\s*(?:$|[\n,;.()–]| - )")
 """What may follow a site's whole name: the end of a line, a comma, a bracket, a dash."""
 
 
+_AREA_WORDS = frozenset(
+    {"region", "regions", "locality", "localities", "secteur", "zone"}
+    | {"district", "village", "junction", "based", "across"}
+)
+"""Words of an area or a way there, not a site: "based in the Thames Valley region",
+"Location : West Locality", "Localisation : Secteur Aubenas", "located in the Village of
+Creech St Michael", "located at Junction 36 of the M4", and a cue's own words where a
+second cue follows the first ("Location: Based across Purbeck View School, Swanage &
+Cambian Wing College")."""
+
+
+def _an_area(folded: str, gaz: Gazetteer) -> bool:
+    """Whether a stated name is a place of another kind than a site: any word of it an area
+    word, the name a state, a county or a town of another country, or its first words a
+    country ("basé au Portugal", "Le poste est basé en France avec…", "based in Baden,
+    Switzerland"). The bench took those for sites, and the ad was listed under two towns
+    with nothing in its text to tell them apart: 9 of the 20 pairs `stated_site_nearby`
+    lost at --limit 100 --seed 13 (model 9d1f18856ea4). "Area" is no such word: "based at
+    the Eastern and Coastal Area Offices" names a site."""
+    words = folded.split()
+    if _AREA_WORDS.intersection(words) or folded in gaz.names:
+        return True
+    return any(" ".join(words[:end]) in gaz.countries for end in range(1, len(words) + 1))
+
+
 def stated_site(ad: Ad, ctx: Context) -> str | None:
     """A place of work the ad's text gives, after one of `_PLACE_CUE`'s phrases, that is no
     town of the bench's gazetteer, nor the ad's own town, county or region: a site's name
@@ -1155,6 +1187,8 @@ def stated_site(ad: Ad, ctx: Context) -> str | None:
         if any(ctx.gaz.find(ad.country, " ".join(words[:end])) for end in range(1, len(words) + 1)):
             return None  # a town: `nearby_commune`'s
         folded = fold(name[0])
+        if _an_area(folded, ctx.gaz):
+            return None
         own = [w for w in folded.split() if len(w) >= 4 and w not in lower and not w.isdigit()]
         if own and not any(folded in area or area in folded for area in areas):
             return name[0]
