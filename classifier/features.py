@@ -47,7 +47,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 34
+FEATURE_VERSION = 35
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -134,6 +134,10 @@ FEATURE_VERSION = 34
 #     not 8 (`indexer.stub_keys.PHRASE_MAX_WORDS`), so a long title it names is read.
 # 34: a place of work typed all in lower case with its code after it ("basé à vert saint
 #     denis (77240)") is read near the listing (`stated_place._LOWER_WITH_CODE`).
+# 35: French "basé au Teil" states Le Teil (the article "au" holds, `stated_place.
+#     _CONTRACTED`; it was read as "basé a" + "u Teil"); a site's name may hold "and" or
+#     "of" and end with a kind of site written in lower case ("Eastern and Coastal Area
+#     Offices", "Meadowbrook unit"; `stated_place._site_at`).
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (

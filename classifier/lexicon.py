@@ -358,6 +358,15 @@ GENERIC_PLACE_WORDS = words(
 """Words of a location that are not the town: "Ellis Centre, Scarborough" names the town
 "scarborough"; "centre" occurs in half the ads and would make every pair look co-located."""
 
+SITE_KINDS = words(
+    "hospital hospitals infirmary hospice centre center unit ward wards campus site office"
+    " offices house building clinic hub wing surgery practice"
+)
+"""Words that end a site's name in English ads ("Norfolk and Norwich University Hospital",
+"Meadowbrook unit"): a name linked by "and" or "of" that ends with one is one site's name,
+where "Rennes et Lyon" or "South West of London" are two places or an area
+(`stated_place._site_at`)."""
+
 GENERIC_COMPANY_WORDS = words(
     "nhs trust foundation health healthcare care board university hospital hospitals services"
     " service group gp practice practices partnership council county city ltd limited plc"

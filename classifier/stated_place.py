@@ -33,8 +33,8 @@ from classifier.gazetteer_data import norm
 _CUE = re.compile(
     r"(?:"
     # French
-    r"\bbas[ée]e?s?\s+(?:à|a|sur|en|au)"
-    r"|\bsitu[ée]e?s?\s+(?:à|a|sur|en|au)"
+    r"\bbas[ée]e?s?\s+(?:aux|au|à|a|sur|en)\b"
+    r"|\bsitu[ée]e?s?\s+(?:aux|au|à|a|sur|en)\b"
     r"|\blieu\s+de\s+travail\s*:|\blieu\s*:|\blocalisation\s*:|\bposte\s+à\s+pourvoir\s+à"
     # English
     r"|\bbased\s+(?:in|at)|\blocated\s+(?:in|at)|\blocation\s*:"
@@ -50,7 +50,15 @@ _CUE = re.compile(
 )
 """What introduces the place of work, in the languages of the corpora, with an optional
 article ("basé à", "situé sur", "Lieu de travail :", "based in", "Arbeitsort:"). An article
-is a whole word: "based in Derby" is not "based in de" + "rby"."""
+is a whole word: "based in Derby" is not "based in de" + "rby". So is the French
+preposition: "basé au Pouzin" was read as "basé a" + "u Pouzin", a lower-case word, and
+stated nothing (`_CONTRACTED` reads the article "au" holds)."""
+
+_CONTRACTED = re.compile(r"\ba(ux?)\s+$", re.IGNORECASE)
+"""A cue ending with French "au" or "aux": the preposition holds the article of the town's
+name, "basé au Teil" is at Le Teil, "basée aux Ulis" at Les Ulis. Read bare, "Teil" is no
+town; 8 of the 3,305 French ads state their place so ("au Cheylard", "au Teil", "au
+Pouzin", in Ardèche)."""
 
 _CONNECTORS = r"(?:sur|sous|en|lès|les|le|la|de|du|des|aux|upon|on|am|an|der|St|Saint|Sainte)"
 _CAPITAL = "A-Z" + "".join(ch for ch in map(chr, range(0xC0, 0x250)) if ch.isupper())
@@ -327,13 +335,17 @@ def statement(
             if place is not None:
                 return Statement(place, True, site=site)
             continue
-        place = _resolved(name.group(), field) or _lower_case_tail(text, name, field)
+        place = (
+            _with_article(text, position, name.group(), field)
+            or _resolved(name.group(), field)
+            or _lower_case_tail(text, name, field)
+        )
         if is_weak:
             weak, weak_named = weak or place, True
             continue
         named = True
         if not site:
-            site = site_name(name.group(), text, text[name.end() :])
+            site = _site_at(text, position)
         if place is not None:
             return Statement(place, True, site=site)
     if weak_named:
@@ -352,6 +364,49 @@ _AFTER_SITE = frozenset(
 """Lower-case words that may follow a site's name ("based at Queen Alexandra Hospital in
 Portsmouth", "Lieu : Sophia Antipolis et télétravail"); any other goes on with the name's
 sentence ("Lieu de travail : Entretien de la banque MARZE à Vals les Bains")."""
+
+
+_SITE = re.compile(
+    rf"[{_CAPITAL}][\w'’.]*"
+    rf"(?:[- ](?:(?:{_CONNECTORS}|and|of|et|&)[- ])?[{_CAPITAL}0-9][\w'’]*){{0,6}}"
+)
+"""A site's name: `_NAME`'s capitalised words, also joined by "and", "of", "et" or "&"
+("Eastern and Coastal Area Offices", "Princess of Wales Hospital"). `_NAME` stops there,
+and "based at the Eastern and Coastal Area Offices, Canterbury" left "Eastern" (a Fijian
+region) as the site, which names none. Kept only when it ends with a kind of site
+(`lexicon.SITE_KINDS`) and its first part does not: "Rennes et Lyon", "South West of
+London" and "Maidstone Hospital and Tunbridge Wells Hospital" are two places, an area and
+two sites, read as their first name as before."""
+_SITE_NOUN = re.compile(r"[ \t]+(" + "|".join(sorted(lx.SITE_KINDS)) + r")\b")
+"""A kind of site written in lower case after its proper name: "based at Meadowbrook unit,
+Eagleton Ward", "in Wallingford hospital". Read as part of the name; before, the lower-case
+word after it read as the name's sentence going on (`site_name`), and no site was kept."""
+
+
+def _site_at(text: str, position: int) -> str:
+    """The site named at `position`, after a strong cue (`site_name`), with a kind of site
+    written in lower case after it (`_SITE_NOUN`) and the article the cue's "au" holds
+    (`_CONTRACTED`: "au Teil" names the town Le Teil, no site); empty when it names none."""
+    name, first = _SITE.match(text, position), _NAME.match(text, position)
+    if name is None or first is None:
+        return ""
+    if name.end() > first.end() and not _one_site(name.group(), first.group()):
+        name = first
+    written, end = name.group(), name.end()
+    contracted = _CONTRACTED.search(text, max(0, position - 6), position)
+    if contracted is not None:
+        written = ("Les " if contracted[1].lower() == "ux" else "Le ") + written
+    noun = _SITE_NOUN.match(text, end)
+    if noun is not None:
+        written, end = f"{written} {noun[1]}", noun.end()
+    return site_name(written, text, text[end:])
+
+
+def _one_site(linked: str, first: str) -> bool:
+    """Whether a name joined by "and" or "of" (`_SITE`) is one site's: it ends with a kind
+    of site and the name before the first link does not."""
+    words, head = norm(linked).split(), norm(first).split()
+    return words[-1] in lx.SITE_KINDS and lx.SITE_KINDS.isdisjoint(head)
 
 
 def site_name(name: str, text: str, after: str = "") -> str:
@@ -385,6 +440,19 @@ def site_name(name: str, text: str, after: str = "") -> str:
         return ""  # "Various", "City Campus": the text's words need not be read
     lower = {norm(word) for word in set(_LETTERS.findall(text)) if word.islower()}
     return normalised if any(word not in lower for word in candidates) else ""
+
+
+def _with_article(
+    text: str, position: int, name: str, field: gazetteer.Place | None
+) -> gazetteer.Place | None:
+    """The town near the listing `field` that `name` with the article its cue's "au" or
+    "aux" holds is (`_CONTRACTED`: "basé au Pouzin" is at Le Pouzin); None when the cue
+    holds none or the name with it is no town near the listing."""
+    contracted = _CONTRACTED.search(text, max(0, position - 6), position)
+    if contracted is None or field is None:
+        return None
+    article = "les " if contracted[1].lower() == "ux" else "le "
+    return _longest_name_near(norm(article + name).split(), 1, field)
 
 
 def _resolved(name: str, field: gazetteer.Place | None) -> gazetteer.Place | None:

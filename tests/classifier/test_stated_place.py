@@ -266,10 +266,50 @@ def test_two_sites_the_gazetteer_lacks_named_differently_say_nothing() -> None:
         ("Location: Kent. Full time.", ""),  # a county: an area, not a site
         ("Based at the Child Development Centre. The child development team is new.", ""),
         ("Location: Remote Working, UK.", ""),
+        # one site's name linked by "and" or "of", ending with a kind of site
+        (
+            "Based at the Eastern and Coastal Area Offices, Canterbury.",
+            "eastern and coastal area offices",
+        ),
+        ("Based at Princess of Wales Hospital, Bridgend.", "princess of wales hospital"),
+        # two places, an area, two sites: the first name, as before
+        ("Lieu : Technopole Alpha et Parc Beta selon le profil.", "technopole alpha"),
+        ("Location: South West of London.", ""),
+        ("Based at Maidstone Hospital and Tunbridge Wells Hospital.", "maidstone hospital"),
+        # a kind of site written in lower case after its name
+        ("The post is based at Meadowbrook unit, Eagleton Ward, Salford.", "meadowbrook unit"),
+        ("Il est basé au Campus Skipper (Le Pouzin / 07).", "le campus skipper"),
     ],
 )
 def test_a_site_is_a_proper_name_the_gazetteer_lacks(text: str, site: str) -> None:
     assert statement(text).site == site
+
+
+@pytest.mark.parametrize(
+    ("text", "listing", "town"),
+    [
+        ("Le poste est basé au Teil (07400). Nous recherchons un chef.", "07 - PRIVAS", "Le Teil"),
+        ("Poste basé au Cheylard, au cœur de l'Ardèche.", "07 - LE CHEYLARD", "Le Cheylard"),
+        ("Poste situé au Mans, en Sarthe.", "Allonnes", "Le Mans"),
+        ("Mission basée aux Ulis (91).", "Orsay", "Les Ulis"),
+    ],
+)
+def test_french_au_and_aux_hold_the_towns_article(text: str, listing: str, town: str) -> None:
+    # "basé au Teil" was read as "basé a" + "u Teil", a lower-case word: no place at all
+    found = place_of_work(text, gazetteer.resolve(listing))
+    assert found.place is not None and found.place.name == town
+    assert found.site == ""  # a town, not a site
+
+
+def test_au_before_a_word_that_is_no_town_states_none_and_a_capital_a_is_no_cue() -> None:
+    assert statement("Poste basé au centre de Lyon, près de la gare.").place is None
+    # "BASE ADDRESS:" read as "base a" + "DDRESS" before the preposition had to end there
+    assert not statement("LOCATION/BASE ADDRESS: see below").named
+
+
+def test_copies_naming_one_site_with_a_lower_case_kind_agree_under_two_towns() -> None:
+    text = "The post is based at Meadowbrook unit, Eagleton Ward, Salford. Nights rota."
+    assert _agrees(text, "Salford", text, "Prestwich") == 1.0
 
 
 def test_a_site_whose_name_holds_a_far_town_is_a_site() -> None:
