@@ -218,6 +218,11 @@ FEATURE_WORDS: dict[str, FeatureWords] = {
         "{pct} of the stub's keywords besides the title are in the other ad's text",
         "Neither ad is a stub, or a stub lists nothing besides the title",
     ),
+    "stated_title_agrees": _flag(
+        "The employer's title a text states in its opening line ('POSTE : ...') is the other's",
+        "The texts' opening lines state two different employer's titles",
+        "No text states a title in its opening line, or one does and the other's title differs",
+    ),
     # seniority, grade, contract
     "seniority_conflict": _conflict("seniority levels"),
     "seniority_one_sided": _one_sided("a seniority level"),

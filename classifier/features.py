@@ -47,7 +47,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 35
+FEATURE_VERSION = 36
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -138,6 +138,10 @@ FEATURE_VERSION = 35
 #     _CONTRACTED`; it was read as "basé a" + "u Teil"); a site's name may hold "and" or
 #     "of" and end with a kind of site written in lower case ("Eastern and Coastal Area
 #     Offices", "Meadowbrook unit"; `stated_place._site_at`).
+# 36: stated_title_agrees: the employer's titles the texts state in their opening lines
+#     ("POSTE : Business Developer H/F", "Job Title: ..."; `classifier.stated_title`), where
+#     a job centre's relay carries its occupation label as the title. A French "au" before
+#     a country names no site ("basé au Canada").
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -173,6 +177,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "title_label_one_sided",
     "stub_names_title",
     "stub_phrases_in_text",
+    "stated_title_agrees",
     # seniority, grade, contract: conflict (1), agree (0), unknown (NaN), and one-sidedness
     "seniority_conflict",
     "seniority_one_sided",
@@ -403,7 +408,7 @@ def _title_features(a: PostingFields, b: PostingFields) -> list[float]:
     généraux") changes the title's words and its form but keeps the occupation. The folded
     titles above no longer show the form."""
     if not (a.title_key and b.title_key):
-        return [NAN] * 12
+        return [NAN] * 12 + [_stated_title_agrees(a, b)]
     places = a.towns | b.towns
     named_a, named_b = a.title_tokens & places, b.title_tokens & places
     if named_a and named_b and named_a != named_b:
@@ -443,7 +448,24 @@ def _title_features(a: PostingFields, b: PostingFields) -> list[float]:
         _label_names_title(a, b, plain_a, plain_b),
         _stub_names_title(a, b),
         _stub_phrases_in_text(a, b),
+        _stated_title_agrees(a, b),
     ]
+
+
+def _stated_title_agrees(a: PostingFields, b: PostingFields) -> float:
+    """Whether the employer's titles the texts state in their opening lines agree
+    (`classifier.stated_title`: "POSTE : Business Developer H/F"): 1 when both state one
+    title, or one states the other's title field; 0 when both state different titles (a
+    job centre's relays of two roles under one occupation label: "Business Developer" and
+    "Business Developer Solutions" at each of 24 towns of the French export); NaN
+    otherwise. One side's stated title against a title field that differs says nothing:
+    that field may be the job centre's label."""
+    if a.stated_title and b.stated_title:
+        return float(a.stated_title == b.stated_title)
+    stated, other = (a, b) if a.stated_title else (b, a)
+    if not stated.stated_title:
+        return NAN
+    return 1.0 if stated.stated_title == other.title_key else NAN
 
 
 def _as_named(stub: PostingFields, other: PostingFields) -> PostingFields:

@@ -31,6 +31,7 @@ from classifier.gender_forms import doubled_words, fold_gender_forms
 from classifier.places import location_parts
 from classifier.places import place_keys as place_keys  # re-exported: mutations uses it
 from classifier.stated_place import listing_place
+from classifier.stated_title import stated_title
 from classifier.words import SHINGLE_SIZE, sorted_unique, trigram_hashes, words
 from indexer._kernels import layout_marks
 from indexer.language import stop_words
@@ -161,6 +162,9 @@ class PostingFields:
     """Whether the text names a place of work at all (resolved, near `place` or not)."""
     place_titled: bool
     """Whether `stated_place` is the town the title names (the text states none)."""
+    stated_title: str
+    """The title key of the employer's title the text's opening lines state ("POSTE :
+    Business Developer H/F"; `classifier.stated_title`), else empty."""
     stated_site: str
     """The site the text states when the gazetteer resolves no place there ("sophia
     antipolis", "queen alexandra hospital"; `stated_place.site_name`), else empty."""
@@ -274,6 +278,7 @@ def extract_fields(
         stated_place=statement.place,
         place_named=statement.named,
         place_titled=statement.titled,
+        stated_title=stated_title(text),
         stated_site=statement.site,
         emails=contacts.emails(text),
         phones=contacts.phones(text, region, references, tuple(fallbacks)),

@@ -21,6 +21,7 @@ from classifier.features import contract_comparison
 from classifier.fields import extract_fields, place_keys
 from classifier.lexicon import ENGAGEMENT, GENDER_MARKER
 from classifier.stated_place import LEVELS, statement, title_place
+from classifier.stated_title import restate
 
 Posting = dict[str, Any]
 
@@ -307,10 +308,10 @@ def other_seniority(
     (prefix_a, suffix_a), (prefix_b, suffix_b) = rng.sample(SENIORITY_LEVELS, k=2)
     if any(title.lower().startswith(p.lower()) for p in (prefix_a, prefix_b) if p):
         return None
-    first = {**posting, "title": f"{prefix_a}{title}{suffix_a}"}
-    result = {**posting, "title": f"{prefix_b}{title}{suffix_b}"}
+    first = _retitled(posting, f"{prefix_a}{title}{suffix_a}")
+    result = _retitled(posting, f"{prefix_b}{title}{suffix_b}")
     if rng.random() < 0.3:
-        result["description"] = posting["description"].replace(title, result["title"])
+        result["description"] = result["description"].replace(title, result["title"])
     return first, result
 
 
@@ -336,7 +337,16 @@ def other_role(
     text = _named_role(str(posting["title"])).sub(
         GENDER_MARKER.sub("", title).strip(" -"), str(posting["description"])
     )
-    return posting, {**posting, "title": title, "description": text}
+    return posting, _retitled({**posting, "description": text}, title)
+
+
+def _retitled(posting: Posting, title: str) -> Posting:
+    """`posting` under `title`, the employer's title its text states in its opening line
+    ("POSTE : ...", `classifier.stated_title`) made that title too: another role's ad of
+    one template states its own title there. Left as it was, two roles' negatives stated
+    one title on both sides, what a job centre's relay of one vacancy looks like."""
+    text = restate(str(posting.get("description") or ""), title)
+    return {**posting, "title": title, "description": text}
 
 
 def _named_role(title: str) -> re.Pattern[str]:
@@ -355,7 +365,7 @@ def other_specialty(
     """The same role for another specialty or department ("Staff Nurse - Cardiology")."""
     first, second = rng.sample(SPECIALTIES, k=2)
     title = posting["title"]
-    return {**posting, "title": f"{title} - {first}"}, {**posting, "title": f"{title} - {second}"}
+    return _retitled(posting, f"{title} - {first}"), _retitled(posting, f"{title} - {second}")
 
 
 def other_employer(

@@ -386,7 +386,8 @@ word after it read as the name's sentence going on (`site_name`), and no site wa
 def _site_at(text: str, position: int) -> str:
     """The site named at `position`, after a strong cue (`site_name`), with a kind of site
     written in lower case after it (`_SITE_NOUN`) and the article the cue's "au" holds
-    (`_CONTRACTED`: "au Teil" names the town Le Teil, no site); empty when it names none."""
+    (`_CONTRACTED`: "au Teil" names the town Le Teil, no site; "au Canada" the country,
+    which keeps its name without the article); empty when it names none."""
     name, first = _SITE.match(text, position), _NAME.match(text, position)
     if name is None or first is None:
         return ""
@@ -395,6 +396,8 @@ def _site_at(text: str, position: int) -> str:
     written, end = name.group(), name.end()
     contracted = _CONTRACTED.search(text, max(0, position - 6), position)
     if contracted is not None:
+        if gazetteer.is_name(norm(written)):
+            return ""
         written = ("Les " if contracted[1].lower() == "ux" else "Le ") + written
     noun = _SITE_NOUN.match(text, end)
     if noun is not None:
