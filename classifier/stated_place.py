@@ -345,7 +345,7 @@ def statement(
             continue
         named = True
         if not site:
-            site = _site_at(text, position)
+            site = _site_at(text, position, name)
         if place is not None:
             return Statement(place, True, site=site)
     if weak_named:
@@ -379,26 +379,26 @@ London" and "Maidstone Hospital and Tunbridge Wells Hospital" are two places, an
 two sites, read as their first name as before."""
 _SITE_NOUN = re.compile(r"[ \t]+(" + "|".join(sorted(lx.SITE_KINDS)) + r")\b")
 """A kind of site written in lower case after its proper name: "based at Meadowbrook unit,
-Eagleton Ward", "in Wallingford hospital". Read as part of the name; before, the lower-case
-word after it read as the name's sentence going on (`site_name`), and no site was kept."""
+Eagleton Ward", "based at the Ardenleigh site". Read as part of the name; before, the
+lower-case word after it read as the name's sentence going on (`site_name`), and no site
+was kept."""
 
 
-def _site_at(text: str, position: int) -> str:
-    """The site named at `position`, after a strong cue (`site_name`), with a kind of site
-    written in lower case after it (`_SITE_NOUN`) and the article the cue's "au" holds
-    (`_CONTRACTED`: "au Teil" names the town Le Teil, no site; "au Canada" the country,
-    which keeps its name without the article); empty when it names none."""
-    name, first = _SITE.match(text, position), _NAME.match(text, position)
-    if name is None or first is None:
-        return ""
-    if name.end() > first.end() and not _one_site(name.group(), first.group()):
+def _site_at(text: str, position: int, first: re.Match[str]) -> str:
+    """The site named at `position`, after a strong cue (`site_name`; `first` is `_NAME`'s
+    match there), with a kind of site written in lower case after it (`_SITE_NOUN`) and the
+    article the cue's "au" holds (`_article`: "au Teil" names the town Le Teil, no site; "au
+    Canada" the country, which keeps its name without the article); empty when it names
+    none."""
+    name = _SITE.match(text, position)
+    if name is None or (name.end() > first.end() and not _one_site(name.group(), first.group())):
         name = first
     written, end = name.group(), name.end()
-    contracted = _CONTRACTED.search(text, max(0, position - 6), position)
-    if contracted is not None:
+    article = _article(text, position)
+    if article:
         if gazetteer.is_name(norm(written)):
             return ""
-        written = ("Les " if contracted[1].lower() == "ux" else "Le ") + written
+        written = article + written
     noun = _SITE_NOUN.match(text, end)
     if noun is not None:
         written, end = f"{written} {noun[1]}", noun.end()
@@ -451,11 +451,19 @@ def _with_article(
     """The town near the listing `field` that `name` with the article its cue's "au" or
     "aux" holds is (`_CONTRACTED`: "basé au Pouzin" is at Le Pouzin); None when the cue
     holds none or the name with it is no town near the listing."""
-    contracted = _CONTRACTED.search(text, max(0, position - 6), position)
-    if contracted is None or field is None:
+    article = _article(text, position)
+    if not article or field is None:
         return None
-    article = "les " if contracted[1].lower() == "ux" else "le "
     return _longest_name_near(norm(article + name).split(), 1, field)
+
+
+def _article(text: str, position: int) -> str:
+    """ "le " or "les " when the cue ending at `position` ends with French "au" or "aux"
+    (`_CONTRACTED`), else empty."""
+    contracted = _CONTRACTED.search(text, max(0, position - 6), position)
+    if contracted is None:
+        return ""
+    return "les " if contracted[1].lower() == "ux" else "le "
 
 
 def _resolved(name: str, field: gazetteer.Place | None) -> gazetteer.Place | None:
