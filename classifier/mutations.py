@@ -309,10 +309,13 @@ def other_seniority(
     if any(title.lower().startswith(p.lower()) for p in (prefix_a, prefix_b) if p):
         return None
     first = _retitled(posting, f"{prefix_a}{title}{suffix_a}")
-    result = _retitled(posting, f"{prefix_b}{title}{suffix_b}")
+    other = f"{prefix_b}{title}{suffix_b}"
+    text = str(posting["description"])
     if rng.random() < 0.3:
-        result["description"] = result["description"].replace(title, result["title"])
-    return first, result
+        # Before `_retitled`: a stated-title line already holding `other` would read
+        # "Senior Senior X" once the plain title in it were replaced.
+        text = text.replace(title, other)
+    return first, _retitled({**posting, "description": text}, other)
 
 
 def other_role(

@@ -93,6 +93,24 @@ def test_other_seniority_states_two_levels(seed: int) -> None:
     assert a.seniority and b.seniority and a.seniority != b.seniority
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_other_seniority_states_each_level_once_in_a_stated_title_line(seed: int) -> None:
+    """A text opening with "Job Title: <title>" gets each side's title there once, also when
+    the text's other mentions of the title are raised too (no "Senior Senior Staff Nurse")."""
+    donors = mutations.Donors(locations=(), titles=(), employers=())
+    posting = {
+        **NURSE_EN,
+        "title": "Staff Nurse",
+        "description": "Job Title: Staff Nurse\nWe need a Staff Nurse for our ward.\n"
+        + str(NURSE_EN["description"]),
+    }
+    made = mutations.other_seniority(posting, random.Random(seed), donors)
+    assert made is not None
+    for side in made:
+        first_line = str(side["description"]).split("\n", 1)[0]
+        assert first_line == f"Job Title: {side['title']}"
+
+
 def test_relabelled_title_only_where_the_label_is_not_already_the_title() -> None:
     labelled = {**DEVELOPER_FR, "extra": {"occupation": "Développeur / Développeuse web"}}
     assert board_habits.relabelled_title(labelled) == "Développeur / Développeuse web"
