@@ -47,7 +47,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 36
+FEATURE_VERSION = 37
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -142,6 +142,8 @@ FEATURE_VERSION = 36
 #     ("POSTE : Business Developer H/F", "Job Title: ..."; `classifier.stated_title`), where
 #     a job centre's relay carries its occupation label as the title. A French "au" before
 #     a country names no site ("basé au Canada").
+# 37: countries outside Europe under their names in the boards' languages ("basés aux
+#     États-Unis" named a site; `gazetteer_data._add_country_translations`).
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (

@@ -205,7 +205,7 @@ def _index() -> Index:
     (`indexer.disk_cache`: 0.11 s instead of 1.6 s at every process start)."""
     key = fingerprint(
         [Path(__file__), Path(gazetteer_data.__file__)],
-        ["reverse-geocode", "pycountry", "anyascii"],
+        ["reverse-geocode", "pycountry", "anyascii", "stopwordsiso"],
     )
     return cached("gazetteer", key, lambda: build(_european_rows()))
 

@@ -23,6 +23,7 @@ import pycountry
 from anyascii import anyascii
 
 from indexer.key_patterns import PLACE_ABBREVIATIONS
+from indexer.language import stop_words
 
 EUROPE = frozenset(
     " ".join(
@@ -434,24 +435,32 @@ country: "България", "Niemcy" (Germany on a Polish board), "Allemagne"."
 
 
 def _add_country_translations(ix: Index, names: _Names) -> None:
-    """Each European country (`EUROPE`) under its name in `COUNTRY_LANGUAGES`, from the
-    translations of ISO 3166-1 that pycountry ships (its `LOCALES_DIR`), where
-    `COUNTRY_ALIASES` has only a few transliterations (a hand-written "balgariia" missed
-    "България", which folds to "b lgariya"). A translated name that another place already
-    bears is left out: Polish "Włochy" (Italy) is a district of Warsaw, "Węgry" (Hungary) a
-    village, French "Grenade" (Grenada) a commune."""
+    """Each country under its name in `COUNTRY_LANGUAGES`, from the translations of ISO
+    3166-1 that pycountry ships (its `LOCALES_DIR`), where `COUNTRY_ALIASES` has only a few
+    transliterations (a hand-written "balgariia" missed "България", which folds to "b
+    lgariya"). Countries outside Europe too: French ads say where a company is "basé aux
+    États-Unis" or "au Maroc", and a country read as the name of a site made two ads
+    mentioning it two sites.
+
+    A translated name that another place already bears is left out: Polish "Włochy" (Italy)
+    is a district of Warsaw, "Węgry" (Hungary) a village, French "Grenade" (Grenada) a
+    commune. So is one that is a stop word of one of those languages (`_common_words`): a
+    Latvian name of Chad folds to Spanish "cada" (each)."""
     translations = [
         gettext.translation("iso3166-1", pycountry.LOCALES_DIR, languages=[language])
         for language in sorted(COUNTRY_LANGUAGES)
     ]
-    taken = set(names)
+    taken = set(names) | _common_words()
     for country in pycountry.countries:
-        if country.alpha_2 not in EUROPE:
-            continue
         place = ix.area_ids[country.alpha_2]
         found = {norm(t.gettext(country.name)) for t in translations}
         for name in sorted(found - taken - {""}):  # sorted: a set's order varies by run
             names.add(name, place)
+
+
+def _common_words() -> set[str]:
+    """The stop words of `COUNTRY_LANGUAGES` and English, folded like place names."""
+    return {norm(w) for language in (*COUNTRY_LANGUAGES, "en") for w in stop_words(language)}
 
 
 _COMPASS = {"north": "n", "northern": "n", "south": "s", "southern": "s", "east": "e"}

@@ -443,6 +443,20 @@ def test_a_translated_country_name_another_place_bears_stays_that_place() -> Non
 
 
 @pytest.mark.parametrize(
+    ("name", "country"),
+    [("États-Unis", "US"), ("Maroc", "MA"), ("Chine", "CN"), ("Inde", "IN"), ("Chiny", "BE")],
+)
+def test_countries_outside_europe_have_their_translated_names(name: str, country: str) -> None:
+    # "Chiny" (China in Polish) stays the Belgian town that bears it
+    assert place(name).country == country
+
+
+def test_a_translated_country_name_that_is_a_common_word_names_no_country() -> None:
+    # Latvian "Čada" (Chad) folds to Spanish "cada" (each)
+    assert gazetteer.resolve("cada") is None
+
+
+@pytest.mark.parametrize(
     ("written", "official"),
     [
         ("Queens Hospital, Burton on Trent DE13 0RB", "Burton upon Trent"),

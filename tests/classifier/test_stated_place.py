@@ -304,6 +304,7 @@ def test_french_au_and_aux_hold_the_towns_article(text: str, listing: str, town:
 def test_au_before_a_word_that_is_no_town_states_none_and_a_capital_a_is_no_cue() -> None:
     assert statement("Poste basé au centre de Lyon, près de la gare.").place is None
     assert statement("Notre siège est basé au Canada, à Montréal.").site == ""  # a country
+    assert statement("Nos équipes sont basées aux États-Unis et en Inde.").site == ""
     # "BASE ADDRESS:" read as "base a" + "DDRESS" before the preposition had to end there
     assert not statement("LOCATION/BASE ADDRESS: see below").named
 
