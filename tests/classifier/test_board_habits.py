@@ -46,6 +46,14 @@ def test_rewrite_intro_keeps_the_job_text() -> None:
     assert new[1:] == old[1:]
 
 
+def test_rewrite_intro_leaves_a_text_whose_first_paragraph_is_the_ad() -> None:
+    # single-spaced lines with boilerplate appended: the "first paragraph" is the whole ad
+    ad_text = "\n".join(variants.paragraphs(str(NURSE_EN["description"])))
+    text = f"{ad_text}\n\nWe are an equal opportunities employer.\n\nWe offer a pension."
+    padded = {**NURSE_EN, "description": text}
+    assert board_habits.rewrite_intro(padded, random.Random(3), EN) == padded
+
+
 def test_unnamed_employer_drops_the_company_field_only() -> None:
     assert NURSE_EN.get("company")
     unnamed = board_habits.unnamed_employer(NURSE_EN, random.Random(0), EN)

@@ -10,7 +10,7 @@ import pytest
 from classifier import mutations, variants
 from classifier.corpora import Ad
 from classifier.fields import extract_fields
-from classifier.pairs import STUB_SHARE, PairPlan, Synthesiser, label_real
+from classifier.pairs import STUB_SHARE, PairPlan, Synthesiser, _of_a_vacancy, label_real
 from indexer.text import clean, normalise_company, normalise_title
 from tests.classifier.postings import DEVELOPER_FR, NURSE_EN, synthetic_ads
 from tests.processes import output_under_hash_seed
@@ -180,6 +180,29 @@ def test_other_terms_only_changes_the_opening_of_the_text() -> None:
 
 def _ad(document: dict[str, object], group: str = "g") -> Ad:
     return Ad(dict(document), group, "en")
+
+
+@pytest.mark.parametrize(
+    ("paragraph", "title"),
+    [
+        ("Clinical Pharmacist | Pharmacy | Band 7 dependent on experience | Bristol", "Pharmacist"),
+        ("We are looking for a Ward Sister to lead the team on our busy surgical ward.", "Ward Sister"),
+        ("Rémunération : 2 100 € brut mensuel, sur 13 mois, avec mutuelle et tickets.", "Vendeur"),
+        ("Poste en CDD de 6 mois à pourvoir dès que possible dans notre agence.", "Comptable"),
+    ],
+)
+def test_a_paragraph_stating_its_vacancy_is_not_borrowed_as_boilerplate(
+    paragraph: str, title: str
+) -> None:
+    assert _of_a_vacancy(paragraph, title)
+
+
+def test_an_employer_paragraph_is_borrowed() -> None:
+    intro = (
+        "Our Trust provides acute and community services to half a million people across "
+        "the county, and we are proud of the care our teams give every day."
+    )
+    assert not _of_a_vacancy(intro, "Staff Nurse")
 
 
 def test_real_labels() -> None:

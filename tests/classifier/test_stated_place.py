@@ -472,6 +472,19 @@ def test_the_training_habit_moves_a_titled_town_to_a_nearby_commune() -> None:
     assert moved["location"] != "Noisiel" and moved["title"] == posting["title"]
 
 
+def test_the_training_habit_reads_the_town_the_employer_titled_not_a_boards_decoration() -> None:
+    """A board appending its listing's town to the title lists the vacancy there: the copy
+    "Data analyst - Noisiel" whose employer wrote "Data analyst" stays under Noisiel."""
+    import random
+
+    posting = {"id": "x", "title": "Data analyst - Noisiel", "description": "Vous analysez.",
+               "location": "Noisiel"}  # fmt: skip
+    ctx = Context(language="fr")
+    assert nearby_commune(posting, random.Random(3), ctx, "Data analyst") == posting
+    moved = nearby_commune(posting, random.Random(3), ctx, "Data analyst - Noisiel")
+    assert moved["location"] != "Noisiel"
+
+
 def test_a_town_only_one_title_names_says_nothing_of_a_silent_neighbour() -> None:
     # a campaign titles one ad with its town and not the next: "Auxiliaire de vie Viroflay"
     # and "Auxiliaire de Vie" listed at Buc, 5 km away
