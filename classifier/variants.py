@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
+from classifier import gazetteer
 from classifier.lexicon import GENERIC_COMPANY_WORDS
 
 Posting = dict[str, Any]
@@ -434,16 +435,23 @@ CAMPAIGN_SENTENCES = {
 
 
 def town(location: object) -> str | None:
-    """The town of a location string: the comma part holding the postcode ("Kingston
-    Hospital, Kingston KT2 7QB" → "Kingston"), else the first part ("Riga, Latvia")."""
-    if not isinstance(location, str):
+    """The town or district the gazetteer reads in a location string, under its own name,
+    as a board writes it alone or in a title ("Willenhall, West Midlands WV13 3AG" →
+    "Willenhall", "07 - VALLON PONT D ARC" → "Vallon-Pont-d'Arc"); None when the gazetteer
+    reads no town there (a county, a region, a commune too small for it).
+
+    It used to be the comma part holding the postcode, else the first part, cut to its
+    first two alphabetic words: "07 - ST SAUVEUR DE MONTAGUT" gave "ST SAUVEUR" (Saint-
+    Sauveur in Haute-Saône), "07 - Les Ollières-sur-Eyrieux" gave "Les" (a village in
+    Catalonia), "Willenhall, West Midlands WV13 3AG" the county. For 24.5% of the French
+    boards' town listings and 11% of the NHS ones, a re-post's restated location or titled
+    town was another place or none: a duplicate whose copies read as two places."""
+    if not isinstance(location, str) or not location.strip():
         return None
-    parts = [p for p in location.split(",") if p.strip()]
-    if not parts:
+    place = gazetteer.resolve(location)
+    if place is None or place.level not in ("town", "district"):
         return None
-    head = next((p for p in parts if _POSTCODE.search(p)), parts[0])
-    words = [w for w in _POSTCODE.sub(" ", head).split() if w.isalpha()]
-    return " ".join(words[:2]) if words else None
+    return place.name
 
 
 def _restate_location(location: str, rng: random.Random, language: str) -> str:

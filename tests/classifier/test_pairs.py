@@ -44,6 +44,23 @@ def test_snippet_cuts_at_a_word() -> None:
     assert NURSE_EN["description"].startswith(body)
 
 
+@pytest.mark.parametrize(
+    ("location", "town"),
+    [
+        ("07 - ST SAUVEUR DE MONTAGUT", "Saint-Sauveur-de-Montagut"),
+        ("07 - VALLON PONT D ARC", "Vallon-Pont-d'Arc"),
+        ("Willenhall, West Midlands WV13 3AG", "Willenhall"),
+        ("Riga, Latvia", "Riga"),
+        ("Ardèche", None),
+    ],
+)
+def test_the_town_a_board_writes_is_the_place_the_listing_names(
+    location: str, town: str | None
+) -> None:
+    # cut to two words, the first gave "ST SAUVEUR": Saint-Sauveur in Haute-Saône
+    assert variants.town(location) == town
+
+
 def test_retitle_keeps_the_title_key() -> None:
     for seed in range(30):
         title = variants.retitle(DEVELOPER_FR, random.Random(seed), CTX)["title"]
@@ -186,7 +203,7 @@ def _ad(document: dict[str, object], group: str = "g") -> Ad:
     ("paragraph", "title"),
     [
         ("Clinical Pharmacist | Pharmacy | Band 7 dependent on experience | Bristol", "Pharmacist"),
-        ("We are looking for a Ward Sister to lead the team on our busy surgical ward.", "Ward Sister"),
+        ("We are looking for a Ward Sister to lead the team on our surgical ward.", "Ward Sister"),
         ("Rémunération : 2 100 € brut mensuel, sur 13 mois, avec mutuelle et tickets.", "Vendeur"),
         ("Poste en CDD de 6 mois à pourvoir dès que possible dans notre agence.", "Comptable"),
     ],
