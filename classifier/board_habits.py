@@ -17,9 +17,10 @@ import random
 import re
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import lru_cache
 
 from classifier import gazetteer
-from classifier.fields import description_markers
+from classifier.fields import description_markers, extract_fields
 from classifier.stated_place import LEVELS, listing_place
 from classifier.variants import BOILERPLATE, Context, Posting, paragraphs, town
 from indexer.text import fold_accents, normalise_title
@@ -317,9 +318,33 @@ def rewrite_intro(posting: Posting, rng: random.Random, ctx: Context) -> Posting
     parts = paragraphs(text)
     if len(parts) < 3 or 2 * len(parts[0]) > len(text):
         return posting
+    if states_its_vacancy(parts[0], str(posting.get("title") or "")):
+        return posting  # a headline or the bases ("Poste basé à Annonay ou Saint-Félicien")
     pool = list(ctx.employer_paragraphs) or list(BOILERPLATE.get(ctx.language, BOILERPLATE["en"]))
     parts[0] = rng.choice(pool)
     return {**posting, "description": "\n\n".join(parts)}
+
+
+@lru_cache(maxsize=1 << 16)
+def states_its_vacancy(paragraph: str, title: str) -> bool:
+    """Whether a paragraph of an ad titled `title` states its vacancy rather than its
+    employer: the title, a grade, pay, contract terms, a cover or a place of work. Such a
+    paragraph is no intro to rewrite (`rewrite_intro`: "The post can be based at Winchester
+    or Bedford" is what ties one vacancy's copies under two towns), nor boilerplate to
+    borrow into another ad (`classifier.pairs`): "Clinical Pharmacist | Pharmacy | Band 7
+    dependent on experience | Bristol | Full Time" put another role and grade into a
+    Senior Radiographer's duplicate. In one draw of training pairs, the re-posts with a
+    rewritten intro fell under the threshold 12.6% of the time, against 4.3% of all
+    re-posts. Cached: a sibling lends its paragraphs to many pairs, over every draw."""
+    fields = extract_fields({"id": "", "title": title, "description": paragraph})
+    return bool(
+        fields.description_grades
+        or fields.salary
+        or fields.description_contract
+        or fields.cover_sentences
+        or fields.place_named
+        or (fields.title_tokens and fields.title_tokens <= fields.description_tokens)
+    )
 
 
 def drop_sentence_add_salary(posting: Posting, rng: random.Random, ctx: Context) -> Posting:

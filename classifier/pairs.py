@@ -33,7 +33,6 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from classifier import board_habits, mutations, stub_relays, variants
@@ -265,26 +264,6 @@ class RawPair:
 _CONTACT = re.compile(r"@|https?:|www\.|\d[\d ()-]{7,}\d")
 """Paragraphs with contacts are not boilerplate: borrowed into another ad they would give a
 duplicate pair two conflicting phone numbers."""
-
-
-@lru_cache(maxsize=1 << 16)
-def _of_a_vacancy(paragraph: str, title: str) -> bool:
-    """Whether an ad's first or last paragraph states its own vacancy rather than its
-    employer: the ad's title, a grade, pay, contract terms or a cover. Borrowed as another
-    copy's intro or boilerplate it put another role or other terms into a duplicate ("Clinical
-    Pharmacist | Pharmacy | Band 7 dependent on experience | Bristol | Full Time" before a
-    Senior Radiographer's ad, "Senior Advanced Clinical Practitioner Band 8a" before a Band 6
-    practitioner's): in one draw's re-posts with a rewritten intro, the model scored 12.6%
-    under its threshold, against 4.3% of all re-posts. Cached: a sibling lends its
-    paragraphs to many pairs, over every draw."""
-    fields = extract_fields({"id": "", "title": title, "description": paragraph})
-    return bool(
-        fields.description_grades
-        or fields.salary
-        or fields.description_contract
-        or fields.cover_sentences
-        or (fields.title_tokens and fields.title_tokens <= fields.description_tokens)
-    )
 
 
 def _other_text(ad: Ad, other: Ad) -> bool:
@@ -552,7 +531,9 @@ class Synthesiser:
             paragraphs = [
                 p
                 for p in (parts[:1] + parts[-1:])
-                if 40 < len(p) < 1200 and not _CONTACT.search(p) and not _of_a_vacancy(p, title)
+                if 40 < len(p) < 1200
+                and not _CONTACT.search(p)
+                and not board_habits.states_its_vacancy(p, title)
             ]
         return variants.Context(
             language=ad.language,

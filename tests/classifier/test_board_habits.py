@@ -38,12 +38,28 @@ def test_coarser_location_names_an_area_holding_the_town() -> None:
     assert {"Ardeche", "Auvergne Rhone Alpes", "France"} <= {s.split(",")[0] for s in seen}
 
 
+INTRO = (
+    "Riverside NHS Trust provides acute and community care to half a million people, and "
+    "we are proud of what our teams achieve together."
+)
+
+
 def test_rewrite_intro_keeps_the_job_text() -> None:
-    rewritten = board_habits.rewrite_intro(NURSE_EN, random.Random(3), EN)
-    old = variants.paragraphs(NURSE_EN["description"])
+    posting = {**NURSE_EN, "description": f"{INTRO}\n\n{NURSE_EN['description']}"}
+    rewritten = board_habits.rewrite_intro(posting, random.Random(3), EN)
+    old = variants.paragraphs(posting["description"])
     new = variants.paragraphs(rewritten["description"])
     assert new[0] != old[0]
     assert new[1:] == old[1:]
+
+
+def test_rewrite_intro_keeps_a_first_paragraph_stating_the_vacancy() -> None:
+    # "An exciting opportunity has arisen for a Band 5 Staff Nurse ...": a grade and the
+    # title, no intro; nor is "The post can be based at Maidstone or Canterbury."
+    assert board_habits.rewrite_intro(NURSE_EN, random.Random(3), EN) == NURSE_EN
+    bases = "The post can be based at Maidstone or Canterbury."
+    posting = {**NURSE_EN, "description": f"{bases}\n\n{NURSE_EN['description']}"}
+    assert board_habits.rewrite_intro(posting, random.Random(3), EN) == posting
 
 
 def test_rewrite_intro_leaves_a_text_whose_first_paragraph_is_the_ad() -> None:

@@ -8,9 +8,10 @@ import random
 import pytest
 
 from classifier import mutations, variants
+from classifier.board_habits import states_its_vacancy
 from classifier.corpora import Ad
 from classifier.fields import extract_fields
-from classifier.pairs import STUB_SHARE, PairPlan, Synthesiser, _of_a_vacancy, label_real
+from classifier.pairs import STUB_SHARE, PairPlan, Synthesiser, label_real
 from indexer.text import clean, normalise_company, normalise_title
 from tests.classifier.postings import DEVELOPER_FR, NURSE_EN, synthetic_ads
 from tests.processes import output_under_hash_seed
@@ -206,12 +207,13 @@ def _ad(document: dict[str, object], group: str = "g") -> Ad:
         ("We are looking for a Ward Sister to lead the team on our surgical ward.", "Ward Sister"),
         ("Rémunération : 2 100 € brut mensuel, sur 13 mois, avec mutuelle et tickets.", "Vendeur"),
         ("Poste en CDD de 6 mois à pourvoir dès que possible dans notre agence.", "Comptable"),
+        ("Poste basé à Annonay ou Saint-Félicien, au choix du candidat.", "Chauffeur"),
     ],
 )
 def test_a_paragraph_stating_its_vacancy_is_not_borrowed_as_boilerplate(
     paragraph: str, title: str
 ) -> None:
-    assert _of_a_vacancy(paragraph, title)
+    assert states_its_vacancy(paragraph, title)
 
 
 def test_an_employer_paragraph_is_borrowed() -> None:
@@ -219,7 +221,7 @@ def test_an_employer_paragraph_is_borrowed() -> None:
         "Our Trust provides acute and community services to half a million people across "
         "the county, and we are proud of the care our teams give every day."
     )
-    assert not _of_a_vacancy(intro, "Staff Nurse")
+    assert not states_its_vacancy(intro, "Staff Nurse")
 
 
 def test_real_labels() -> None:
