@@ -47,7 +47,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 37
+FEATURE_VERSION = 38
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -144,6 +144,8 @@ FEATURE_VERSION = 37
 #     a country names no site ("basé au Canada").
 # 37: countries outside Europe under their names in the boards' languages ("basés aux
 #     États-Unis" named a site; `gazetteer_data._add_country_translations`).
+# 38: a French listing's commune without its article is the town that has one ("07 -
+#     Vans" is Les Vans; `gazetteer._with_article`).
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (

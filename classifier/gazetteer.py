@@ -597,6 +597,9 @@ def _resolve(location: str) -> Place | None:
                 if not any(group is own for own in stated):
                     leftover = ""  # a name of the text is found in the département
         groups = kept_groups
+        if leftover and (article := _with_article(leftover, dept_key)) is not None:
+            groups.append([article])
+            leftover = ""
     if nation is not None:
         # The postcode states the nation: namesakes in another one are other places.
         groups = [kept for g in groups if (kept := [p for p in g if _in_nation(p, nation)])]
@@ -605,6 +608,25 @@ def _resolve(location: str) -> Place | None:
     if not groups:
         return _area(min(countries)) if countries else None
     return _choose(groups, countries, prefer_area, leftover, nation)
+
+
+_ARTICLES = ("les", "le", "la", "l")
+
+
+def _with_article(name: str, dept_key: str) -> Place | None:
+    """The town of the département `dept_key` named `name` with its article, when `name`
+    alone names none there: France Travail lists Le Teil, Le Pouzin, Les Vans and Le
+    Cheylard as "07 - Teil", "07 - Pouzin", "07 - Vans", "07 - Cheylard" (15 of the 3,305
+    French ads, where other ads of the same towns say "07 - LES VANS"). Read as the
+    département with a town unknown, a copy of one vacancy was another place than "Les
+    Vans" (the export lost such a pair once training stopped forgiving re-posts' misread
+    places)."""
+    for article in _ARTICLES:
+        options = _options(f"{article} {name}")
+        found = [p for p in options if p.level in ("town", "district") and dept_key in p.within]
+        if found:
+            return found[0]
+    return None
 
 
 def _in_nation(place: Place, nation: str) -> bool:

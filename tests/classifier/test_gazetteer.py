@@ -451,6 +451,18 @@ def test_countries_outside_europe_have_their_translated_names(name: str, country
     assert place(name).country == country
 
 
+@pytest.mark.parametrize(
+    ("listing", "town"),
+    [("07 - Vans", "Les Vans"), ("07 - Teil", "Le Teil"), ("72 - Mans", "Le Mans")],
+)
+def test_a_commune_listed_without_its_article_is_the_town_with_it(listing: str, town: str) -> None:
+    assert (place(listing).name, place(listing).level) == (town, "town")
+
+
+def test_a_listing_naming_no_commune_of_its_departement_stays_the_departement() -> None:
+    assert place("07 - LYAS").level == "admin2"  # too small for the gazetteer
+
+
 def test_a_translated_country_name_that_is_a_common_word_names_no_country() -> None:
     # Latvian "Čada" (Chad) folds to Spanish "cada" (each)
     assert gazetteer.resolve("cada") is None
