@@ -42,22 +42,6 @@ CONTRACT_DECORATIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "el": (" - πλήρης απασχόληση",),
         "bg": (" - пълен работен ден",),
     },
-    "fixed": {
-        "en": (" - Fixed Term", " (Fixed Term Contract)", " - Temporary"),
-        "fr": (" (CDD)", " - CDD", " | CDD", " en CDD"),
-        "de": (" (befristet)",),
-        "nl": (" - tijdelijk contract",),
-        "pl": (" - umowa na czas określony",),
-        "pt": (" - contrato a termo",),
-        "ro": (" - perioadă determinată",),
-        "hu": (" - határozott idejű",),
-        "hr": (" - na određeno",),
-        "lv": (" - uz noteiktu laiku",),
-        "lt": (" - terminuota",),
-        "et": (" - tähtajaline",),
-        "el": (" - ορισμένου χρόνου",),
-        "bg": (" - срочен договор",),
-    },
     "permanent": {
         "en": (" - Permanent", " (Permanent)", " - Permanent Contract"),
         "fr": (" (CDI)", " - CDI", " en CDI", " CDI"),
@@ -76,15 +60,7 @@ CONTRACT_DECORATIONS: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 """Title decorations per contract marker and language: what boards append to a title."""
-_INCOMPATIBLE = {
-    "full": {"part"},
-    "permanent": {"fixed", "bank", "locum", "agency", "freelance"},
-    "fixed": {"permanent", "bank", "locum"},
-}
-"""A contract word's markers that a text must not state for a board to add the word to the
-title: boards copy the ad's contract field, so a fixed-term word comes with a text that
-is silent on the terms or states them ("Baby-sitter (H/F) | CDD" over a babysitting from
-1 September to 16 October); never with "CDI" in the text."""
+_INCOMPATIBLE = {"full": {"part"}, "permanent": {"fixed", "bank", "locum", "agency", "freelance"}}
 
 SENIORITY_FORMS: dict[str, tuple[str, str]] = {
     "senior": ("Senior ", ""),
@@ -337,17 +313,13 @@ def rewrite_intro(posting: Posting, rng: random.Random, ctx: Context) -> Posting
     own from another of its ads, or a generic one; the job text is kept. A first paragraph
     holding more than half of the text is no intro: a text of single-spaced lines that
     boilerplate was appended to splits into the whole ad and that boilerplate, and replacing
-    its "intro" left the boilerplate alone. Nor is one stating where the job is based: a
-    multi-site vacancy's "The post can be based at Winchester or Bedford" is what ties its
-    copies under two towns. A headline or terms may go with the intro ("An exciting
-    opportunity ... to cover a 12-month Maternity Leave"): a re-post that lost the sentence
-    leaves the fact unknown, what `cover_sentence_kept` reads."""
+    its "intro" left the boilerplate alone."""
     text = str(posting.get("description", ""))
     parts = paragraphs(text)
     if len(parts) < 3 or 2 * len(parts[0]) > len(text):
         return posting
-    if extract_fields({"id": "", "title": "", "description": parts[0]}).place_named:
-        return posting  # the bases that tie a vacancy's copies ("Poste basé à A ou B")
+    if states_its_vacancy(parts[0], str(posting.get("title") or "")):
+        return posting  # a headline or the bases ("Poste basé à Annonay ou Saint-Félicien")
     pool = list(ctx.employer_paragraphs) or list(BOILERPLATE.get(ctx.language, BOILERPLATE["en"]))
     parts[0] = rng.choice(pool)
     return {**posting, "description": "\n\n".join(parts)}
@@ -357,12 +329,13 @@ def rewrite_intro(posting: Posting, rng: random.Random, ctx: Context) -> Posting
 def states_its_vacancy(paragraph: str, title: str) -> bool:
     """Whether a paragraph of an ad titled `title` states its vacancy rather than its
     employer: the title, a grade, pay, contract terms, a cover or a place of work. Such a
-    paragraph is no boilerplate to borrow into another ad (`classifier.pairs`): "Clinical
-    Pharmacist | Pharmacy | Band 7 dependent on experience | Bristol | Full Time" put
-    another role and grade into a Senior Radiographer's duplicate. In one draw of training
-    pairs, the re-posts with a rewritten intro fell under the threshold 12.6% of the time,
-    against 4.3% of all re-posts. Cached: a sibling lends its paragraphs to many pairs,
-    over every draw."""
+    paragraph is no intro to rewrite (`rewrite_intro`: "The post can be based at Winchester
+    or Bedford" is what ties one vacancy's copies under two towns), nor boilerplate to
+    borrow into another ad (`classifier.pairs`): "Clinical Pharmacist | Pharmacy | Band 7
+    dependent on experience | Bristol | Full Time" put another role and grade into a
+    Senior Radiographer's duplicate. In one draw of training pairs, the re-posts with a
+    rewritten intro fell under the threshold 12.6% of the time, against 4.3% of all
+    re-posts. Cached: a sibling lends its paragraphs to many pairs, over every draw."""
     fields = extract_fields({"id": "", "title": title, "description": paragraph})
     return bool(
         fields.description_grades

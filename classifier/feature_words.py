@@ -249,11 +249,11 @@ FEATURE_WORDS: dict[str, FeatureWords] = {
     ),
     "cover_one_sided_full": FeatureWords(
         lambda v: (
-            "One text states a cover, bank or locum post that the other ad, as long, does not"
+            "One ad states a cover, bank or locum post that the other, as long, does not"
             if v >= 0.5
-            else "One text states a cover, bank or locum post; the other is shorter"
+            else "One ad states a cover, bank or locum post; the other is shorter"
         ),
-        "Neither text states a cover, bank or locum post alone",
+        "Neither ad states a cover, bank or locum post alone",
     ),
     "cover_sentence_kept": _share(
         "The other ad keeps {pct} of the sentence stating a cover, bank or locum post, without it",

@@ -47,7 +47,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 39
+FEATURE_VERSION = 38
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -146,8 +146,6 @@ FEATURE_VERSION = 39
 #     États-Unis" named a site; `gazetteer_data._add_country_translations`).
 # 38: a French listing's commune without its article is the town that has one ("07 -
 #     Vans" is Les Vans; `gazetteer._with_article`).
-# 39: cover_one_sided_full reads covers the texts state, not one title's cover word (a
-#     board's "(CDD)" from the contract field; `contract_one_sided` reads that).
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -1013,20 +1011,13 @@ terms ("Poste à temps partiel, 24 heures par semaine") states them of its own p
 
 def _cover_one_sided_full(a: PostingFields, b: PostingFields) -> float:
     """1 when one text states a cover, bank or locum post (`COVER`) that the other, silent,
-    ad does not, although its text is as long (at least 90% of the tokens): a re-post that
-    lost the sentence is shorter (a snippet, a first half), while an ad of the same length
-    that says nothing of a maternity cover advertises the substantive post (gold-dev). 0
-    when one side is silent but shorter, NaN when no text states a cover alone.
-
-    A cover word in one title only is not read here: it is a board's decoration from the
-    ad's contract field as often ("Baby-sitter (H/F) | CDD" over one text), which the
-    contract comparison reads as one-sided (`contract_one_sided`) and the bank or locum
-    version of a post as `engagement_title_one_sided`. Counted here until FEATURE_VERSION
-    39, with 6 re-posts against 820 negatives showing it in training, it made a title's
-    "(CDD)" or "- Fixed Term" another vacancy (−2.9 of log-odds)."""
+    text does not, although that other text is as long (at least 90% of the tokens): a
+    re-post that lost the sentence is shorter (a snippet, a first half), while an ad of the
+    same length that says nothing of a maternity cover advertises the substantive post
+    (gold-dev). 0 when one side is silent but shorter, NaN when no side states a cover alone."""
     found = NAN
     for one, other in ((a, b), (b, a)):
-        alone = one.description_contract & COVER
+        alone = (one.title_contract | one.description_contract) & COVER
         if not alone or (other.title_contract | other.description_contract) & COVER:
             continue
         long_enough = other.description_length >= 0.9 * one.description_length

@@ -25,31 +25,9 @@ def test_contract_in_title_keeps_the_key_and_never_contradicts_the_text(seed: in
     assert conflict != 1.0  # the ad says CDI, temps plein: "(CDD)" or "Temps partiel" never
 
 
-@pytest.mark.parametrize("seed", range(30))
-def test_a_fixed_term_word_is_added_only_over_a_text_not_stating_other_terms(seed: int) -> None:
-    decorated = board_habits.contract_in_title(DEVELOPER_FR, random.Random(seed), FR)
-    added = extract_fields(decorated).title_contract - extract_fields(DEVELOPER_FR).title_contract
-    assert "fixed" not in added  # the ad says CDI
-
-
-def test_boards_add_a_fixed_term_word_over_a_text_silent_on_the_terms() -> None:
-    silent = {**DEVELOPER_FR, "description": "Vous développez nos services en Python. " * 5}
-    added = {
-        m
-        for seed in range(40)
-        for m in extract_fields(
-            board_habits.contract_in_title(silent, random.Random(seed), FR)
-        ).title_contract
-    }
-    assert "fixed" in added
-
-
-@pytest.mark.parametrize("seed", range(12))
-def test_contract_in_title_skips_what_a_fixed_term_text_contradicts(seed: int) -> None:
-    # "CDI" or "Temps plein" never over a part-time CDD; "(CDD)" may be added
+def test_contract_in_title_skips_what_a_fixed_term_text_contradicts() -> None:
     cdd = {**DEVELOPER_FR, "description": "Un CDD de 6 mois, temps partiel. " * 5}
-    decorated = board_habits.contract_in_title(cdd, random.Random(seed), FR)
-    assert extract_fields(decorated).title_contract <= {"fixed"}
+    assert board_habits.contract_in_title(cdd, random.Random(1), FR) == cdd
 
 
 def test_coarser_location_names_an_area_holding_the_town() -> None:
@@ -75,19 +53,13 @@ def test_rewrite_intro_keeps_the_job_text() -> None:
     assert new[1:] == old[1:]
 
 
-def test_rewrite_intro_keeps_a_first_paragraph_stating_the_bases() -> None:
-    # what ties a multi-site vacancy's copies listed under each of its towns
+def test_rewrite_intro_keeps_a_first_paragraph_stating_the_vacancy() -> None:
+    # "An exciting opportunity has arisen for a Band 5 Staff Nurse ...": a grade and the
+    # title, no intro; nor is "The post can be based at Maidstone or Canterbury."
+    assert board_habits.rewrite_intro(NURSE_EN, random.Random(3), EN) == NURSE_EN
     bases = "The post can be based at Maidstone or Canterbury."
     posting = {**NURSE_EN, "description": f"{bases}\n\n{NURSE_EN['description']}"}
     assert board_habits.rewrite_intro(posting, random.Random(3), EN) == posting
-
-
-def test_rewrite_intro_may_take_a_headline_stating_terms_with_it() -> None:
-    # a re-post that lost the sentence: the cover is unknown there, not another post
-    cover = "An exciting opportunity has arisen for a fixed-term Staff Nurse to cover a 12-month"
-    posting = {**NURSE_EN, "description": f"{cover} maternity leave.\n\n{NURSE_EN['description']}"}
-    rewritten = board_habits.rewrite_intro(posting, random.Random(3), EN)
-    assert "maternity" not in rewritten["description"].split("\n\n")[0]
 
 
 def test_rewrite_intro_leaves_a_text_whose_first_paragraph_is_the_ad() -> None:
