@@ -256,8 +256,8 @@ def nearby_commune(
     ("Trainee Pharmacy Technician - Peterlee") lists the vacancy under that town. Read from
     the copy's own title, the decoration made a copy titled with one town and listed under
     its neighbour, against a copy naming no place: a campaign's two ads as the features see
-    them. 208 of one draw's 12,667 re-posts were such, and the model scored 80% of them
-    under its threshold."""
+    them. 208 copies among one draw's 12,667 re-posts were such, and model 74d3c2e3266e
+    scored 80% of their pairs under its threshold."""
     text = str(posting.get("description") or "")
     location = str(posting.get("location") or "")
     title = str(posting.get("title") or "") if written_title is None else written_title
@@ -333,9 +333,10 @@ def states_its_vacancy(paragraph: str, title: str) -> bool:
     or Bedford" is what ties one vacancy's copies under two towns), nor boilerplate to
     borrow into another ad (`classifier.pairs`): "Clinical Pharmacist | Pharmacy | Band 7
     dependent on experience | Bristol | Full Time" put another role and grade into a
-    Senior Radiographer's duplicate. In one draw of training pairs, the re-posts with a
-    rewritten intro fell under the threshold 12.6% of the time, against 4.3% of all
-    re-posts. Cached: a sibling lends its paragraphs to many pairs, over every draw."""
+    Senior Radiographer's duplicate. In one draw of training pairs (seed 20201106, scored
+    by model 74d3c2e3266e, re-posts without `nearby_commune`), the re-posts with a
+    rewritten intro fell under the threshold 12.6% of the time, against 4.3% of all.
+    Cached: a sibling lends its paragraphs to many pairs, over every draw."""
     fields = extract_fields({"id": "", "title": title, "description": paragraph})
     return bool(
         fields.description_grades

@@ -147,3 +147,25 @@ def test_without_occupation_drops_only_the_label() -> None:
     labelled = {**DEVELOPER_FR, "extra": {"occupation": "Développeur web", "other": 1}}
     assert board_habits.without_occupation(labelled)["extra"] == {"other": 1}
     assert board_habits.without_occupation(DEVELOPER_FR) == DEVELOPER_FR
+
+
+def test_habits_read_the_place_in_the_title_the_employer_wrote() -> None:
+    """A copy whose title a board decorated with its listing's town ("Data analyst -
+    Noisiel") over a text naming no place stays under that town or an area holding it;
+    read from the decorated title, `nearby_commune` moved it to a neighbouring town."""
+    from classifier import gazetteer
+
+    copy = {"id": "x", "title": "Data analyst - Noisiel", "description": "Vous analysez.",
+            "location": "Noisiel"}  # fmt: skip
+
+    def towns(written: str | None) -> set[str]:
+        found = set()
+        for seed in range(300):
+            moved = board_habits.with_habits(copy, random.Random(seed), FR, True, written)
+            place = gazetteer.resolve(str(moved["location"]))
+            if place is not None and place.level in ("town", "district"):
+                found.add(place.name)
+        return found
+
+    assert towns("Data analyst") == {"Noisiel"}
+    assert towns(None) - {"Noisiel"}  # the copy's own title: moved
