@@ -41,6 +41,9 @@ macroregion), a country."""
 _PREFERRED = {cc: i for i, cc in enumerate(("FR", "GB"))}
 _EURES = frozenset({"PL", "LV", "CY", "HR", "EE", "PT", "HU", "RO", "LT", "BG"})
 _MAX_OPTIONS = 8
+POSTAL_COUNTY_KM = 15.0
+"""How near a county (or département) must come to a town for a listing naming both to be
+read as the town in a postal or neighbouring county (`_town_by_its_county`)."""
 
 
 @dataclass(frozen=True)
@@ -607,7 +610,8 @@ def _resolve(location: str) -> Place | None:
             return _area(nation)
     if not groups:
         return _area(min(countries)) if countries else None
-    return _choose(groups, countries, prefer_area, leftover, nation)
+    several = bool(_ALTERNATIVES.search(text) or "/" in text)
+    return _choose(groups, countries, prefer_area, leftover, nation, several)
 
 
 _ARTICLES = ("les", "le", "la", "l")
@@ -690,10 +694,13 @@ def _choose(
     prefer_area: bool,
     leftover: str,
     nation: str | None = None,
+    several: bool = False,
 ) -> Place:
     """Per part, the best-ranked option that agrees with the most other parts ("Bordeaux,
     Gironde" is the Bordeaux in Gironde); then the most specific pick if they nest, else the
-    smallest area holding them all."""
+    smallest area holding them all, unless the listing is a town in a postal county
+    (`_town_by_its_county`) and names no several places (`several`: "Bradford and
+    Calderdale", "Reading / West Berkshire" are a service's area, not a town's county)."""
     # The best few options of the last few parts: a long site address must stay cheap.
     groups = [
         sorted(g, key=lambda c: _rank(c, countries, prefer_area, nation))[:_MAX_OPTIONS]
@@ -718,6 +725,33 @@ def _choose(
         if leftover and finest.level == "admin2":
             return replace(finest, unresolved=leftover)
         return finest
+    if not several and (town := _town_by_its_county(picks)) is not None:
+        return town
     common = set.intersection(*({p.key} | p.within for p in picks))
     shared = [_area(k) for k in common if k in index().area_ids]
     return min(shared, key=lambda p: LEVELS.index(p.level)) if shared else finest
+
+
+def _town_by_its_county(picks: list[Place]) -> Place | None:
+    """The one town among `picks` when the one other pick that does not hold it is a county
+    reaching within `POSTAL_COUNTY_KM` of it; else None.
+
+    Royal Mail's post towns file places under a county they are not in ("Biggin Hill, Kent"
+    is in Greater London, "Aldershot, Surrey" in Hampshire), and a site at a county line is
+    listed under the neighbour. Read as the smallest area holding both, such a listing
+    became "England": 155 of the 1,014 NHS listings read so name a town that resolves
+    alone. A county far from the town ("Aldershot, Cumbria"), a region, two counties
+    ("Bristol, North Somerset, South Glos": a service's area) stay a disagreement, and two
+    towns keep their common area."""
+    towns = {p.key: p for p in picks if p.level in ("district", "town")}
+    if len(towns) != 1:
+        return None
+    (town,) = towns.values()
+    others = {p.key: p for p in picks if p.key != town.key and p.key not in town.within}
+    if len(others) != 1:
+        return None
+    (county,) = others.values()
+    if county.level not in ("admin2", "group2"):
+        return None
+    near = towns_near(town, 0.0, POSTAL_COUNTY_KM)
+    return town if any(county.key in other.within for other in near) else None

@@ -59,6 +59,8 @@ EURES_TERMS: dict[str, tuple[str, ...]] = {
         "na czas nieokreslony", "contrato sem termo", "sem termo", "perioada nedeterminata",
         "hatarozatlan ideju", "na neodređeno", "beztermina", "neterminuota", "tahtajatu",
         "αοριστου χρονου", "безсрочен договор", "безсрочен", "indefinido", "tempo indeterminato",
+        "pastavigu darbu", "pastaviga darba", "pastavigs darbs", "pastavigs ligums",
+        "pastavigu darba vietu",
     ),
     "fixed": (
         "na czas okreslony", "contrato a termo", "termo certo", "perioada determinata",
@@ -69,18 +71,21 @@ EURES_TERMS: dict[str, tuple[str, ...]] = {
         "pełny etat", "pełen etat", "pełnym etacie", "tempo inteiro", "tempo integral",
         "norma intreaga", "teljes munkaido", "puno radno vrijeme", "pilna slodze", "pilnu etatu",
         "pilnas etatas", "taistooaeg", "taiskoormus", "πληρησ απασχοληση", "пълен работен ден",
-        "jornada completa", "tiempo completo", "tempo pieno",
+        "jornada completa", "tiempo completo", "tempo pieno", "пълно работно време",
     ),
     "part": (
         "niepełny etat", "pol etatu", "tempo parcial", "norma partiala", "reszmunkaido",
         "nepuno radno vrijeme", "nepilna slodze", "nepilnu etatu", "osaline tooaeg", "osakoormus",
         "μερικη απασχοληση", "непълен работен ден", "media jornada", "tiempo parcial",
-        "tempo parziale",
+        "tempo parziale", "непълно работно време",
     ),
 }  # fmt: skip
 """Permanent, fixed-term, full- and part-time phrases of the EURES languages, Spanish and
 Italian (cleaned: accents folded, "ł" and "đ" kept), read in titles and texts alike: they are
-specific enough for running text. Title keys drop them too (`indexer.key_patterns`)."""
+specific enough for running text. Latvian "pastāvīg-" is permanent only beside "darb-" (work)
+or "līgums" (contract): alone, "pastāvīgi" is "constantly" ("pastāvīgi meklējam"). Title
+keys drop those boards put in titles (`indexer.key_patterns`; the Latvian and Bulgarian
+phrases above occur in texts only, 6 EURES ads)."""
 
 
 def with_eures_terms(table: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:

@@ -75,6 +75,21 @@ def test_description_contract_in_german() -> None:
     assert extract_fields(_ad(text)).description_contract == {"permanent", "full"}
 
 
+@pytest.mark.parametrize(
+    ("text", "markers"),
+    [
+        ("Piedāvājam pastāvīgu darbu un stabilu atalgojumu.", {"permanent"}),
+        ("Aicinām pastāvīgā darbā: operatorus.", {"permanent"}),
+        ("Pastāvīgs līgums, pilna slodze.", {"permanent", "full"}),
+        ("Mēs pastāvīgi meklējam jaunus kolēģus.", set()),  # "constantly"
+        ("Работа на пълно работно време.", {"full"}),
+        ("Работа на непълно работно време.", {"part"}),
+    ],
+)
+def test_description_contract_in_latvian_and_bulgarian(text: str, markers: set[str]) -> None:
+    assert extract_fields(_ad(text)).description_contract == markers
+
+
 # --- company -------------------------------------------------------------------------------------
 
 

@@ -574,3 +574,29 @@ def test_a_spaced_hyphen_before_a_link_word_joins_one_name() -> None:
         "Stoke-on-Trent"
     )
     assert place("Cross Site - Royal Derby Hospital").name == "Derby"
+
+
+@pytest.mark.parametrize(
+    ("listing", "town"),
+    [
+        ("Biggin Hill, Kent, TN16 3TJ", "Biggin Hill"),  # Greater London, post town in Kent
+        ("Aldershot, Surrey, GU11 1AY", "Aldershot"),  # Hampshire, at the Surrey line
+        ("Shirebrook, Nottinghamshire, NG20 8BA", "Shirebrook"),  # Derbyshire
+    ],
+)
+def test_a_town_under_its_postal_county_is_the_town(listing: str, town: str) -> None:
+    assert (place(listing).name, place(listing).level) == (town, "town")
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        "Aldershot, Cumbria",  # a county far away is a disagreement
+        "Bradford and Calderdale, HD3 3EB",  # a service's area, not a town's county
+        "Bristol, North Somerset, South Glos, BS15 9TR",  # two counties
+    ],
+)
+def test_a_town_beside_a_county_it_does_not_border_or_an_area_stays_the_area(
+    listing: str,
+) -> None:
+    assert place(listing).level not in ("district", "town")
