@@ -47,7 +47,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 39
+FEATURE_VERSION = 40
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -148,6 +148,9 @@ FEATURE_VERSION = 39
 #     Vans" is Les Vans; `gazetteer._with_article`).
 # 39: Latvian "pastāvīgu darbu" / "pastāvīgs līgums" (permanent) and Bulgarian "(не)пълно
 #     работно време" (full / part time) read as contract and schedule.
+# 40: contract phrases about other staff or a perk ("the opportunity to work bank shifts",
+#     "this includes bank staff", "locum agencies") are not the post's
+#     (`lexicon.DESCRIPTION_ASIDES`).
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (

@@ -240,7 +240,7 @@ def extract_fields(
     region, *fallbacks = _REGIONS.get(language or "", ("GB",))
     pay = contacts.pay(salary_text, frozenset(words(salary_text)), text, token_set)
     shingles, middle = _shingles(tokens)
-    description_contract = _scan(padded, token_set, description_table)
+    description_contract = _description_contract(padded, token_set, description_table)
     place, statement, namesakes = listing_place(location, text, token_set, written_title)
     return PostingFields(
         title_key=title_key,
@@ -334,7 +334,25 @@ def description_markers(text: str) -> frozenset[str]:
     holds), without extracting the other fields: for training transformations that must not
     contradict the text."""
     tokens = words(plain(strip_html(text)))
-    return _scan(f" {' '.join(tokens)} ", frozenset(tokens), _tables()[1])
+    return _description_contract(f" {' '.join(tokens)} ", frozenset(tokens), _tables()[1])
+
+
+def _description_contract(
+    padded: str, tokens: frozenset[str], table: _PhraseTable
+) -> frozenset[str]:
+    """`_scan` of a text without its asides (`lexicon.DESCRIPTION_ASIDES`): contract phrases
+    that speak of other staff or of a perk, not of the post."""
+    removed = False
+    for aside, aside_words in _ASIDES:
+        if aside_words <= tokens and aside in padded:
+            padded, removed = padded.replace(aside, " "), True
+    # `_scan` finds a one-word phrase ("locum") in the tokens: they must lose the aside too
+    return _scan(padded, frozenset(padded.split()) if removed else tokens, table)
+
+
+_ASIDES = tuple((f" {aside} ", frozenset(aside.split())) for aside in lx.DESCRIPTION_ASIDES)
+"""Each aside as `padded` holds it, with its words: a set test first, as most texts hold
+none."""
 
 
 def _shingles(tokens: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:

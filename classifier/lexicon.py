@@ -246,6 +246,26 @@ DESCRIPTION_CONTRACT: dict[str, tuple[str, ...]] = {
 """Contract markers in running text: phrases only, since single words ("bank", "temporary")
 are common in ordinary sentences."""
 
+DESCRIPTION_ASIDES: tuple[str, ...] = (
+    "opportunity to work bank shifts",
+    "pick up bank shifts",
+    "bank shifts available",
+    "includes bank staff",
+    "substantive and bank staff",
+    "locum agencies",
+    "locum agency",
+    "locum or substantive",
+    "substantive or locum",
+    "whether locum",
+)
+"""Phrases of running text holding a contract phrase that is not the post's: a perk
+("the opportunity to work bank shifts and expand knowledge"), a policy for every kind of
+staff ("a 6 month probationary period (this includes bank staff)"), other staff ("sets us
+apart from locum agencies", "whether locum or substantive"). Of the 14,842 NHS ads, 80
+whose title names no bank read as bank through the first two alone, and the substantive
+post then agreed with its bank version. Removed from the text before
+`DESCRIPTION_CONTRACT` is read."""
+
 CONTRACT_DIMENSIONS: dict[str, tuple[str, ...]] = {
     "permanent": ("duration", "engagement"),
     "fixed": ("duration",),

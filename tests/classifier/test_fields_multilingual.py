@@ -90,6 +90,26 @@ def test_description_contract_in_latvian_and_bulgarian(text: str, markers: set[s
     assert extract_fields(_ad(text)).description_contract == markers
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Benefits: the opportunity to work bank shifts and expand knowledge in other areas.",
+        "A 6 month probationary period applies (this includes bank staff).",
+        "We are part of the NHS family, which sets us apart from locum agencies.",
+        "We encourage all doctors (whether locum or substantive) to gain competencies.",
+    ],
+)
+def test_a_contract_phrase_about_other_staff_or_a_perk_is_not_the_posts(text: str) -> None:
+    assert extract_fields(_ad(text)).description_contract == frozenset()
+
+
+def test_the_posts_own_contract_is_read_beside_an_aside() -> None:
+    text = "This is a bank post. A 6 month probation applies (this includes bank staff)."
+    assert extract_fields(_ad(text)).description_contract == {"bank"}
+    text = "A locum post for 12 months; we do not use locum agencies."
+    assert extract_fields(_ad(text)).description_contract == {"locum"}
+
+
 # --- company -------------------------------------------------------------------------------------
 
 
