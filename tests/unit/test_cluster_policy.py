@@ -158,10 +158,18 @@ def test_a_posting_joins_no_cluster_holding_a_candidate_it_told_apart() -> None:
 
 
 def test_a_member_scored_just_under_the_threshold_does_not_bar_its_cluster() -> None:
-    """Only a clear verdict counts: under half the threshold (`APART`)."""
-    candidates = [scored("hub", 0.95, "c1"), scored("doubtful", 0.3, "c1")]
+    """Only a clear verdict counts: well under the threshold (`APART` of it)."""
+    candidates = [scored("hub", 0.95, "c1"), scored("doubtful", 0.35, "c1")]
     choice = choose(100, candidates, THRESHOLD, MERGE)
     assert choice.match is not None and choice.match.id == "hub"
+
+
+def test_a_campaign_town_scored_at_half_the_threshold_bars_its_cluster() -> None:
+    """A campaign's ads at two communes the gazetteer lacks score about half the threshold
+    against each other and high against the campaign's ad at the département: that ad's
+    match must not carry the second commune's ad into the first one's cluster."""
+    candidates = [scored("departement", 0.8, "c1"), scored("commune", 0.26, "c1")]
+    assert choose(100, candidates, THRESHOLD, MERGE) == Choice(None, 0.8)
 
 
 def test_a_snippet_scored_low_does_not_bar_its_cluster() -> None:
