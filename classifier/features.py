@@ -47,7 +47,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 40
+FEATURE_VERSION = 42
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -151,6 +151,10 @@ FEATURE_VERSION = 40
 # 40: contract phrases about other staff or a perk ("the opportunity to work bank shifts",
 #     "this includes bank staff", "locum agencies") are not the post's
 #     (`lexicon.DESCRIPTION_ASIDES`).
+# 41: a maternity-leave perk in a list of benefits ("maternity leave at 3 months' service",
+#     "enhanced maternity cover") is not a maternity cover (`lexicon.DESCRIPTION_ASIDES`).
+# 42: a locum counted among the team ("joins the existing 5 substantive consultants and 1
+#     locum consultant") is not the post's engagement (`lexicon.COLLEAGUE_COUNT`).
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (

@@ -340,9 +340,13 @@ def description_markers(text: str) -> frozenset[str]:
 def _description_contract(
     padded: str, tokens: frozenset[str], table: _PhraseTable
 ) -> frozenset[str]:
-    """`_scan` of a text without its asides (`lexicon.DESCRIPTION_ASIDES`): contract phrases
-    that speak of other staff or of a perk, not of the post."""
+    """`_scan` of a text without its asides (`lexicon.DESCRIPTION_ASIDES`,
+    `lexicon.COLLEAGUE_COUNT`): contract phrases that speak of other staff or of a perk, not
+    of the post."""
     removed = False
+    if "locum" in tokens:
+        padded, counted = lx.COLLEAGUE_COUNT.subn(r" \1 ", padded)
+        removed = counted > 0
     for aside, aside_words in _ASIDES:
         if aside_words <= tokens and aside in padded:
             padded, removed = padded.replace(aside, " "), True

@@ -97,10 +97,35 @@ def test_description_contract_in_latvian_and_bulgarian(text: str, markers: set[s
         "A 6 month probationary period applies (this includes bank staff).",
         "We are part of the NHS family, which sets us apart from locum agencies.",
         "We encourage all doctors (whether locum or substantive) to gain competencies.",
+        "Benefits: 25 days leave, maternity leave at 3 months' service, a pension.",
+        "Shared parental leave matching the maternity leave benefit.",
+        "Life cover, enhanced maternity cover, a car lease scheme.",
     ],
 )
 def test_a_contract_phrase_about_other_staff_or_a_perk_is_not_the_posts(text: str) -> None:
     assert extract_fields(_ad(text)).description_contract == frozenset()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You will join the existing 5 substantive consultants and 1 locum consultant.",
+        "The cardiology department has three permanent and two locum consultants.",
+    ],
+)
+def test_a_locum_counted_among_the_team_is_not_the_posts_engagement(text: str) -> None:
+    assert "locum" not in extract_fields(_ad(text)).description_contract
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The Trust is inviting applications for 2 locum consultant posts.",
+        "We are looking to recruit two locum consultants for 12 months.",
+    ],
+)
+def test_a_count_of_locum_posts_offered_is_the_posts_engagement(text: str) -> None:
+    assert "locum" in extract_fields(_ad(text)).description_contract
 
 
 def test_the_posts_own_contract_is_read_beside_an_aside() -> None:
@@ -108,6 +133,8 @@ def test_the_posts_own_contract_is_read_beside_an_aside() -> None:
     assert extract_fields(_ad(text)).description_contract == {"bank"}
     text = "A locum post for 12 months; we do not use locum agencies."
     assert extract_fields(_ad(text)).description_contract == {"locum"}
+    text = "This post is to cover maternity leave. We offer enhanced maternity pay."
+    assert extract_fields(_ad(text)).description_contract == {"fixed"}
 
 
 # --- company -------------------------------------------------------------------------------------
