@@ -139,7 +139,8 @@ def test_a_posting_never_merges_two_vacancies_the_index_told_apart(client: TestC
 
     assert vague["status"] == "duplicate"
     assert {c["id"] for c in vague["candidates"]} == {"lyon", "grenoble"}
-    assert all(c["score"] >= 0.55 for c in vague["candidates"])  # both would have linked
+    threshold = get_json(client, "/ready")["scorer"]["threshold"]
+    assert all(c["score"] >= threshold for c in vague["candidates"])  # both would have linked
     joined = get_json(client, f"/clusters/{vague['cluster_id']}")
     assert joined["aliases"] == []
     assert joined["size"] == 2
