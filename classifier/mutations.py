@@ -119,25 +119,59 @@ def other_location(
     """Another place of work. The town is replaced in the title, and sometimes in the text
     as well: a campaign's ad for another site names its own site where the first named the
     first, and a title still naming the old town under the new listing would state the old
-    place of work (`classifier.stated_place`), one vacancy listed under two communes."""
+    place of work (`classifier.stated_place`), one vacancy listed under two communes. Only
+    places a board would not give for the same vacancy (`_another_place`)."""
     current = str(posting.get("location") or "")
+    here = gazetteer.resolve(current)
     codes, towns = place_keys(current)
-    choices = []
-    for location in donors.locations:
-        other_codes, other_towns = place_keys(location)
-        if codes.isdisjoint(other_codes) and towns.isdisjoint(other_towns) and other_towns:
-            choices.append(location)  # clearly another place, not the same one rewritten
+    choices = [
+        location for location in donors.locations if _another_place(here, codes, towns, location)
+    ]
     if not choices:
         return None
     location = rng.choice(choices)
     result = {**posting, "location": location}
-    old_town, new_town = _first_word(current), _first_word(location)
-    if old_town and new_town:
-        pattern = re.compile(rf"\b{re.escape(old_town)}\b")
+    old_names = _place_names(current, here)
+    there = gazetteer.resolve(location)
+    new_town = there.name if there is not None and there.level == "town" else _first_word(location)
+    if old_names and new_town:
+        alternatives = "|".join(map(re.escape, sorted(old_names, key=len, reverse=True)))
+        pattern = re.compile(rf"\b(?:{alternatives})\b", re.IGNORECASE)
         result["title"] = pattern.sub(new_town, posting["title"])
         if rng.random() < 0.4:
             result["description"] = pattern.sub(new_town, posting["description"])
     return posting, result
+
+
+def _another_place(
+    here: gazetteer.Place | None, codes: frozenset[str], towns: frozenset[str], location: str
+) -> bool:
+    """Whether `location` is clearly another place of work than the listing `here` (its
+    postcodes `codes`, town words `towns`), not one a board gives for the same vacancy: a
+    listing that holds the other ("France" and "07 - VESSEAUX", "Île-de-France" and
+    "Villevaudé": the bench's country_location and region_location re-posts) or a town
+    within `NEIGHBOUR_KM` (a board's commune for one stated place of work, the bench's
+    nearby_commune; `other_neighbour_town` makes those negatives where nothing states the
+    place). Two postcodes tell two sites apart whatever their towns ("Leeds, LS1" and
+    "Leeds, LS9")."""
+    other_codes, other_towns = place_keys(location)
+    if not (codes.isdisjoint(other_codes) and towns.isdisjoint(other_towns) and other_towns):
+        return False  # the same place rewritten
+    if codes and other_codes:
+        return True
+    there = gazetteer.resolve(location)
+    if gazetteer.relation(here, there) in ("same", "contains"):
+        return False
+    distance = gazetteer.distance_km(here, there)
+    return distance is None or distance > NEIGHBOUR_KM[1]
+
+
+def _place_names(location: str, place: gazetteer.Place | None) -> set[str]:
+    """The words a title or text uses for the listing's town: the gazetteer's name ("La
+    Voulte-sur-Rhône" for "07 - LA VOULTE SUR RHONE") and the listing's first long word."""
+    names = {place.name} if place is not None and place.level == "town" else set()
+    first = _first_word(location)
+    return names | {first} if first else names
 
 
 NEIGHBOUR_KM = (3.0, 20.0)

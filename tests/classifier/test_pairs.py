@@ -127,6 +127,29 @@ def test_other_location_renames_the_town_the_title_names() -> None:
         assert pair is not None and pair[1]["title"] == "Staff Nurse - Hitchin"
 
 
+FRENCH_DONORS = mutations.Donors(
+    locations=["France", "Ardèche", "07 - VEYRAS", "07 - ANNONAY"],
+    titles=[],
+    employers=[],
+)
+
+
+def test_other_location_never_picks_a_place_a_board_gives_for_the_same_vacancy() -> None:
+    # France and the Ardèche hold Privas (the country_location and region_location
+    # re-posts); Veyras lies 3 km away (a board's commune for one stated place of work)
+    listed = {**DEVELOPER_FR, "location": "07 - PRIVAS"}
+    for seed in range(10):
+        pair = mutations.other_location(listed, random.Random(seed), FRENCH_DONORS)
+        assert pair is not None and pair[1]["location"] == "07 - ANNONAY"
+
+
+def test_other_location_renames_the_town_whatever_its_case() -> None:
+    listed = {**DEVELOPER_FR, "title": "Conducteur de cars (H/F) Privas", "location": "07 - PRIVAS"}
+    for seed in range(10):
+        pair = mutations.other_location(listed, random.Random(seed), FRENCH_DONORS)
+        assert pair is not None and pair[1]["title"] == "Conducteur de cars (H/F) Annonay"
+
+
 def test_other_neighbour_town_moves_an_ad_stating_no_place_nearby() -> None:
     from classifier import gazetteer
 
