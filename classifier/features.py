@@ -47,7 +47,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 42
+FEATURE_VERSION = 43
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -155,6 +155,9 @@ FEATURE_VERSION = 42
 #     "enhanced maternity cover") is not a maternity cover (`lexicon.DESCRIPTION_ASIDES`).
 # 42: a locum counted among the team ("joins the existing 5 substantive consultants and 1
 #     locum consultant") is not the post's engagement (`lexicon.COLLEAGUE_COUNT`).
+# 43: contract words listed as alternatives ("cabinet de recrutement CDI, CDD et intérim",
+#     "full or part time", "permanent or fixed term") state nothing on the dimension they
+#     list (`classifier.contract_lists`).
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (

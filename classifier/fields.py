@@ -25,6 +25,7 @@ import xxhash
 
 from classifier import contacts
 from classifier import lexicon as lx
+from classifier.contract_lists import drop_listed
 from classifier.cover_sentences import COVER, cover_sentences
 from classifier.gazetteer import Place
 from classifier.gender_forms import doubled_words, fold_gender_forms
@@ -341,8 +342,9 @@ def _description_contract(
     padded: str, tokens: frozenset[str], table: _PhraseTable
 ) -> frozenset[str]:
     """`_scan` of a text without its asides (`lexicon.DESCRIPTION_ASIDES`,
-    `lexicon.COLLEAGUE_COUNT`): contract phrases that speak of other staff or of a perk, not
-    of the post."""
+    `lexicon.COLLEAGUE_COUNT`) and its lists of contracts (`contract_lists.drop_listed`):
+    contract phrases that speak of other staff, of a perk or of every contract an agency
+    places, not of the post."""
     removed = False
     if "locum" in tokens:
         padded, counted = lx.COLLEAGUE_COUNT.subn(r" \1 ", padded)
@@ -350,6 +352,8 @@ def _description_contract(
     for aside, aside_words in _ASIDES:
         if aside_words <= tokens and aside in padded:
             padded, removed = padded.replace(aside, " "), True
+    if (unlisted := drop_listed(padded, tokens)) is not None:
+        padded, removed = unlisted, True
     # `_scan` finds a one-word phrase ("locum") in the tokens: they must lose the aside too
     return _scan(padded, frozenset(padded.split()) if removed else tokens, table)
 

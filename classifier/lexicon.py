@@ -287,6 +287,33 @@ these words or names the posts. In the 14,842 NHS ads it matches 7 texts; the on
 post among them ("Trust Locum Consultant in Radiology") still reads locum from its title.
 Replaced by its first word (group 1) before `DESCRIPTION_ASIDES` are removed."""
 
+LIST_CONNECTORS = frozenset({"and", "or", "et", "ou", "en", "und", "oder", "y", "o", "e"})
+"""Words that join contract words into a list of alternatives (`classifier.contract_lists`):
+"CDD et CDI", "full or part time", "en CDD ou en CDI", "befristet oder unbefristet"; EN,
+FR, NL ("en"), DE, ES and IT/PT ("o", "e")."""
+
+LIST_ELLIPSES: dict[str, str] = {
+    "full": "full",
+    "part": "part",
+    "plein": "full",
+    "complet": "full",
+    "partiel": "part",
+    "voll": "full",
+    "teil": "part",
+    "permanent": "permanent",
+    "substantive": "permanent",
+    "temporary": "fixed",
+    "fixed": "fixed",
+    "interim": "fixed",
+    "bank": "bank",
+    "agency": "agency",
+}
+"""Contract words that are markers only inside a list of contract words
+(`classifier.contract_lists`): the first half of an elided pair ("full or part time",
+"temps plein ou partiel", "Voll- oder Teilzeit") and the bare words an agency lists
+("permanent, temporary and contract roles", "bank and agency staff", "intérim, CDD, CDI").
+Alone in running text they are ordinary words ("a full induction", "part of the team")."""
+
 CONTRACT_DIMENSIONS: dict[str, tuple[str, ...]] = {
     "permanent": ("duration", "engagement"),
     "fixed": ("duration",),

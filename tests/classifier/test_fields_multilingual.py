@@ -382,3 +382,31 @@ def test_a_range_end_far_from_its_start_is_not_read() -> None:
     # "to 3" is no upper end of "EUR 45.000": a range needs ends of comparable size.
     fields = extract_fields(_ad("Gehalt EUR 45.000 bis 3 Monate nach Probezeit."))
     assert fields.salary == (45000.0, 45000.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "markers"),
+    [
+        # an agency's list of the contracts it places, beside the post's own contract
+        ("Cabinet de recrutement CDI, CDD et intérim, nous recrutons un technicien en CDI.",
+         {"permanent"}),
+        ("Retrouvez toutes nos opportunités CDI CDD intérim. Poste en CDD de 6 mois.",
+         {"fixed"}),
+        ("Hays Santé, acteur du recrutement permanent en CDD, CDI dans le domaine médical.",
+         set()),
+        ("We recruit for permanent, temporary and contract roles. A permanent contract.",
+         {"permanent"}),
+        # an employer open to either
+        ("Full or part time hours considered.", set()),
+        ("Full time, part time hours. This is a fixed term post.", {"fixed"}),
+        ("Temps plein ou temps partiel, en CDI.", {"permanent"}),
+        ("Voll- oder Teilzeit, unbefristet.", {"permanent"}),
+        ("Applications are welcome for permanent or fixed term positions.", set()),
+        # one value per dimension is no list
+        ("A permanent contract, full time.", {"permanent", "full"}),
+        ("Un CDI à temps plein.", {"permanent", "full"}),
+        ("Part of the team, full time.", {"full"}),
+    ],
+)  # fmt: skip
+def test_contract_words_listed_as_alternatives_state_nothing(text: str, markers: set[str]) -> None:
+    assert extract_fields(_ad(text)).description_contract == markers
