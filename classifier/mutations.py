@@ -131,9 +131,8 @@ def other_location(
         return None
     location = rng.choice(choices)
     result = {**posting, "location": location}
-    old_names = _place_names(current, here)
-    there = gazetteer.resolve(location)
-    new_town = there.name if there is not None and there.level == "town" else _first_word(location)
+    old_names = _place_names(current)
+    new_town = variants.town(location) or _first_word(location)
     if old_names and new_town:
         alternatives = "|".join(map(re.escape, sorted(old_names, key=len, reverse=True)))
         pattern = re.compile(rf"\b(?:{alternatives})\b", re.IGNORECASE)
@@ -166,12 +165,11 @@ def _another_place(
     return distance is None or distance > NEIGHBOUR_KM[1]
 
 
-def _place_names(location: str, place: gazetteer.Place | None) -> set[str]:
-    """The words a title or text uses for the listing's town: the gazetteer's name ("La
-    Voulte-sur-Rhône" for "07 - LA VOULTE SUR RHONE") and the listing's first long word."""
-    names = {place.name} if place is not None and place.level == "town" else set()
-    first = _first_word(location)
-    return names | {first} if first else names
+def _place_names(location: str) -> set[str]:
+    """The words a title or text uses for the listing's town or district: its name as the
+    gazetteer writes it (`variants.town`: "La Voulte-sur-Rhône" for "07 - LA VOULTE SUR
+    RHONE") and the listing's first long word."""
+    return {name for name in (variants.town(location), _first_word(location)) if name}
 
 
 NEIGHBOUR_KM = (3.0, 20.0)
