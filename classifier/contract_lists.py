@@ -9,11 +9,12 @@ CDI CDD et intérim", "nos opportunités CDI CDD intérim") or an employer open 
 agency both permanent and fixed-term, so it never conflicted with that agency's CDD ad (95
 of the 3,305 French board ads read both), and "full or part time" read part time only (the
 phrase is "part time"; 171 of the 14,842 NHS texts). The members of a run on its listed
-dimensions are removed before the text's contract phrases are read: the text's other
+dimensions are removed before the text's contract phrases are read again: the text's other
 statements ("poste en CDI") then decide, and a text stating nothing else is silent there.
 
-Found by `str.find` on the phrases whose first word the text holds, as `fields._scan` does:
-no regex over the whole text.
+Only a text that reads some contract phrase is searched, by `str.find`: the phrases of the
+markers it reads, and the elliptic words (`lexicon.LIST_ELLIPSES`) near them. A list
+without such a phrase ("bank and agency staff") changes nothing the text reads.
 """
 
 from __future__ import annotations
@@ -26,40 +27,37 @@ from classifier import lexicon as lx
 MAX_CONNECTORS = 2
 """Connector words allowed between two members ("cdd et en cdi", "ou en")."""
 
+NEAR = 40
+"""Characters on each side of a phrase searched for elliptic members: two connectors and
+the longest elliptic word ("cdi et en substantive") fit."""
+
+_Span = tuple[int, int, str]  # start, end (the phrase without its spaces), marker
+
 
 @cache
-def _members() -> dict[str, tuple[tuple[str, str], ...]]:
-    """First word → (phrase, marker) of every list member, longest phrase first: the
-    description phrases of the markers with a dimension, and the elliptic words
-    (`lexicon.LIST_ELLIPSES`) that only count inside a run."""
+def _phrases() -> dict[str, tuple[tuple[str, str], ...]]:
+    """Marker → (phrase, first word) of its description phrases, numbers aside, for the
+    markers with a dimension."""
     table = lx.with_eures_terms(lx.DESCRIPTION_CONTRACT)
-    pairs = {
-        (phrase, marker)
+    return {
+        marker: tuple((p, p.split()[0]) for p in phrases if "#" not in p.split())
         for marker, phrases in table.items()
         if marker in lx.CONTRACT_DIMENSIONS
-        for phrase in phrases
-        if "#" not in phrase.split()
-    } | set(lx.LIST_ELLIPSES.items())
-    members: dict[str, list[tuple[str, str]]] = {}
-    for phrase, marker in pairs:
-        members.setdefault(phrase.split()[0], []).append((phrase, marker))
-    return {
-        first: tuple(sorted(found, key=lambda item: (-len(item[0]), item)))
-        for first, found in members.items()
     }
 
 
-def drop_listed(padded: str, tokens: frozenset[str]) -> str | None:
-    """`padded` (cleaned words joined by single spaces, a space at both ends) without the
-    members of its contract lists on their listed dimensions, or None when it has none.
-    `tokens` is its word set: a text with fewer than two member words is left at once."""
-    members = _members()
-    firsts = tokens & members.keys()
-    if len(firsts) < 2 and not any(len(members[first]) > 1 for first in firsts):
+def drop_listed(padded: str, tokens: frozenset[str], found: frozenset[str]) -> str | None:
+    """`padded` (cleaned words joined by single spaces, a space at both ends; `tokens` its
+    words) without the members of its contract lists on their listed dimensions, or None
+    when it has none. `found` is what the text reads (`fields._scan`): a text reading no
+    two markers of one dimension, counting the elliptic words, holds no list."""
+    ellipses = tokens & lx.LIST_ELLIPSES.keys()
+    stated = found | {lx.LIST_ELLIPSES[word] for word in ellipses}
+    if not _two_values(stated):
         return None
-    spans = _spans(padded, firsts, members)
+    spans = _spans(padded, tokens, found, ellipses)
     drop: list[tuple[int, int]] = []
-    run: list[tuple[int, int, str]] = []
+    run: list[_Span] = []
     for span in spans:
         if run and not _joined(padded[run[-1][1] : span[0]]):
             drop += _listed(run)
@@ -73,20 +71,41 @@ def drop_listed(padded: str, tokens: frozenset[str]) -> str | None:
     return padded
 
 
+def _two_values(markers: frozenset[str] | set[str]) -> bool:
+    """Whether `markers` hold two values of one dimension."""
+    seen: set[str] = set()
+    for marker in markers:
+        for dimension in lx.CONTRACT_DIMENSIONS.get(marker, ()):
+            if dimension in seen:
+                return True
+            seen.add(dimension)
+    return False
+
+
 def _spans(
-    padded: str, firsts: frozenset[str], members: dict[str, tuple[tuple[str, str], ...]]
-) -> list[tuple[int, int, str]]:
-    """(start, end, marker) of each member occurrence, without the spaces around it, in
-    text order; where two overlap (the phrase "part time" and the elliptic "part") the
-    longer one, found first, is kept."""
-    found: list[tuple[int, int, str]] = []
-    for first in firsts:
-        for phrase, marker in members[first]:
-            for at in contacts.positions(padded, f" {phrase} ", limit=20):
-                found.append((at + 1, at + 1 + len(phrase), marker))
-    found.sort(key=lambda span: (span[0], -span[1]))
-    kept: list[tuple[int, int, str]] = []
-    for span in found:
+    padded: str, tokens: frozenset[str], found: frozenset[str], ellipses: frozenset[str]
+) -> list[_Span]:
+    """Each occurrence of a phrase of `found`, and of an elliptic word within `NEAR`
+    characters of one, in text order; where two overlap (the phrase "part time" and the
+    elliptic "part") the longer is kept."""
+    phrases = _phrases()
+    spans = [
+        (at + 1, at + 1 + len(phrase), marker)
+        for marker in found
+        for phrase, first in phrases.get(marker, ())
+        if first in tokens
+        for at in contacts.positions(padded, f" {phrase} ", limit=20)
+    ]
+    near: set[_Span] = set()
+    for start, end, _ in spans:
+        low = max(0, start - 1 - NEAR)
+        window = padded[low : end + 1 + NEAR]
+        for word in ellipses:
+            for at in contacts.positions(window, f" {word} ", limit=5):
+                near.add((low + at + 1, low + at + 1 + len(word), lx.LIST_ELLIPSES[word]))
+    ordered = sorted({*spans, *near}, key=lambda span: (span[0], -span[1]))
+    kept: list[_Span] = []
+    for span in ordered:
         if not kept or span[0] > kept[-1][1]:
             kept.append(span)
     return kept
@@ -99,7 +118,7 @@ def _joined(gap: str) -> bool:
     return len(between) <= MAX_CONNECTORS and all(w in lx.LIST_CONNECTORS for w in between)
 
 
-def _listed(run: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
+def _listed(run: list[_Span]) -> list[tuple[int, int]]:
     """The spans of a run to remove: its members on a dimension the run states with two
     values or more. A lone member, or a run of one value per dimension ("permanent full
     time"), removes nothing."""

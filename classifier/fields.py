@@ -352,10 +352,12 @@ def _description_contract(
     for aside, aside_words in _ASIDES:
         if aside_words <= tokens and aside in padded:
             padded, removed = padded.replace(aside, " "), True
-    if (unlisted := drop_listed(padded, tokens)) is not None:
-        padded, removed = unlisted, True
-    # `_scan` finds a one-word phrase ("locum") in the tokens: they must lose the aside too
-    return _scan(padded, frozenset(padded.split()) if removed else tokens, table)
+    if removed:  # `_scan` finds a one-word phrase ("locum") in the tokens: they lose it too
+        tokens = frozenset(padded.split())
+    found = _scan(padded, tokens, table)
+    if (unlisted := drop_listed(padded, tokens, found)) is None:
+        return found
+    return _scan(unlisted, frozenset(unlisted.split()), table)
 
 
 _ASIDES = tuple((f" {aside} ", frozenset(aside.split())) for aside in lx.DESCRIPTION_ASIDES)
