@@ -150,6 +150,16 @@ def test_other_location_renames_the_town_whatever_its_case() -> None:
         assert pair is not None and pair[1]["title"] == "Conducteur de cars (H/F) Annonay"
 
 
+def test_other_location_renames_a_district_whole() -> None:
+    """A title naming the listing's district ("Paris 9") loses it whole, not its town only:
+    "Serveur (H/F) Lyon 9" would state a district of the new listing's town that does not
+    exist in the listing."""
+    donors = mutations.Donors(locations=["69 - LYON 03"], titles=[], employers=[])
+    listed = {**DEVELOPER_FR, "title": "Serveur (H/F) Paris 9", "location": "75 - PARIS 09"}
+    pair = mutations.other_location(listed, random.Random(0), donors)
+    assert pair is not None and pair[1]["title"] == "Serveur (H/F) Lyon 3"
+
+
 def test_other_neighbour_town_moves_an_ad_stating_no_place_nearby() -> None:
     from classifier import gazetteer
 
