@@ -227,6 +227,41 @@ leaves of a qualifier ("Senior Nursing Care Assistant – Penylan House Nursing 
 another separator is cut elsewhere, or not at all."""
 
 
+_DEPARTMENT_TAIL = re.compile(r"\s*\(\s*(?:\d{2,3}|2[ABab])\s*\)?\s*$")
+"""A French département number in parentheses ending a title, closed or cut by a board's
+length limit: "CDD DATA ANALYST H/F - NICE (06)", "… - COSNE SUR LOIRE(58)", the
+aggregator's copy "URGENT - CDD DATA ANALYST H/F - NICE (06". It marks what precedes it as a
+place (`_without_titled_place`). Two or three digits only: a grade or a level is not
+written in parentheses at the end, and NHS titles ending so hold a requisition number
+("IAPT Wellbeing Navigator Lead (731)"), which the bare title drops anyway."""
+
+_TITLE_SEPARATOR = re.compile(r"\s[-\u2013\u2014|]\s|\s*\|\s*")
+"""What sets a title's last part apart: a spaced dash, en or em dash, or a bar."""
+
+MAX_TITLED_PLACE_WORDS = 5
+"""Words at most in the part before a département number for it to be read as a place
+("Saint André de l'Eure (27)"); a longer part is the role itself."""
+
+
+def _without_titled_place(title: str) -> str:
+    """`title` without a place its board marked by a département number
+    (`_DEPARTMENT_TAIL`): the whole last part after a separator when it is short ("Data
+    Analyst H/F - Nice (06)" → "Data Analyst H/F"), else the number alone. Aggregators list
+    such an ad under its département, region or country, so the listing's words cannot take
+    the town out of the title, and the snippet's bare title kept "nice" where the board's
+    lost it: an intro-only snippet of the ad was then never kept for scoring."""
+    match = _DEPARTMENT_TAIL.search(title)
+    if match is None:
+        return title
+    head = title[: match.start()]
+    parts = _TITLE_SEPARATOR.split(head)
+    if len(parts) > 1 and 0 < len(parts[-1].split()) <= MAX_TITLED_PLACE_WORDS:
+        kept = head[: head.rfind(parts[-1])].rstrip(" -\u2013\u2014|")
+        if kept:
+            return kept
+    return head if head.strip() else title
+
+
 def _without_lead_in(title: str, title_key: str) -> str:
     """`title` without a board's lead-in (`key_patterns.BOARD_LEAD_IN`), folded as
     `normalise_title` folds it (`indexer.text.fold_field`, so its key is unchanged), or
@@ -263,7 +298,9 @@ def bare_title(
     rest is read by `normalise_title` once more: what the place hid may now end the title
     ("Employe commercial h f (H/F) - Soyons" keeps "h f" until "soyons" goes). `title_key`
     is `normalise_title(title)`, which most titles (no code, nothing cut) keep."""
-    raw = _without_lead_in(_UNCLOSED_TAIL.sub("", _TITLE_CODE.sub(" ", title)), title_key)
+    raw = _without_lead_in(
+        _UNCLOSED_TAIL.sub("", _without_titled_place(_TITLE_CODE.sub(" ", title))), title_key
+    )
     key = (normalise_title(raw) or title_key) if raw != title else title_key
     if not location:
         return key

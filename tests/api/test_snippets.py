@@ -111,6 +111,28 @@ def test_an_intro_snippet_naming_no_employer_is_a_candidate_of_the_full_ad(
     assert candidate_ids(dedup(overlap_client, second)) == [first["id"]]
 
 
+@pytest.mark.parametrize("order", ["full first", "snippet first"])
+def test_an_intro_snippet_of_a_title_naming_its_departement_is_a_candidate(
+    overlap_client: TestClient, order: str
+) -> None:
+    """The board's title names the town and its département number ("- Lyon (69)"), the
+    aggregator lists the département and its length limit cut the title inside the number:
+    the listing's words cannot take "Lyon" out of the snippet's title, the number can."""
+    full = {**WTTJ_FULL, "title": "CDD Data Engineer H/F - LYON (69)"}
+    snippet = {
+        **WTTJ_INTRO_SNIPPET,
+        "title": "URGENT - CDD Data Engineer H/F - LYON (69",
+        "company": None,
+        "location": "Rhône",
+        "posted_at": "2025-03-01" if order == "snippet first" else "2025-03-05",
+    }
+    first, second = (full, snippet) if order == "full first" else (snippet, full)
+    dedup(overlap_client, first)
+    dedup(overlap_client, BAKER_FULL)
+
+    assert candidate_ids(dedup(overlap_client, second)) == [first["id"]]
+
+
 def test_a_full_ad_posted_after_its_snippet_finds_the_snippet(overlap_client: TestClient) -> None:
     dedup(overlap_client, {**DATA_ENGINEER_SNIPPET, "posted_at": "2025-03-01"})
 

@@ -264,6 +264,14 @@ def test_a_hit_s_company_title_key_is_read_from_its_block_key() -> None:
             "Cardiff, CF23 5YG",
             "care assistant penylan house",
         ),
+        # a place marked by its département number, whatever the listing says
+        ("CDD DATA ANALYST H/F - NICE (06)", "Alpes-Maritimes", "data analyst"),
+        ("URGENT - CDD DATA ANALYST H/F - NICE (06", "Alpes-Maritimes", "data analyst"),
+        ("Data Engineer F/H | LILLE (59)", "France", "data engineer"),
+        ("Conseiller clientèle H/F - Saint André de l'Eure (27)", "France", "conseiller clientele"),
+        ("Chargé de clientèle H/F - COSNE SUR LOIRE(58)", None, "charge de clientele"),
+        ("Infirmier Lyon (69)", "France", "infirmier lyon"),
+        ("IAPT Wellbeing Navigator Lead (731)", "Bristol, BS1", "iapt wellbeing navigator lead"),
         # grades, levels and numbers without capitals are role words or names, not codes
         ("Role 1234", None, "role 1234"),
         ("Band 5 Staff Nurse - Ward 7", "London", "band 5 staff nurse ward 7"),
