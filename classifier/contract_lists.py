@@ -19,7 +19,7 @@ without such a phrase ("bank and agency staff") changes nothing the text reads.
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Mapping, Sequence
 
 from classifier import contacts
 from classifier import lexicon as lx
@@ -34,28 +34,24 @@ the longest elliptic word ("cdi et en substantive") fit."""
 _Span = tuple[int, int, str]  # start, end (the phrase without its spaces), marker
 
 
-@cache
-def _phrases() -> dict[str, tuple[tuple[str, str], ...]]:
-    """Marker → (phrase, first word) of its description phrases, numbers aside, for the
-    markers with a dimension."""
-    table = lx.with_eures_terms(lx.DESCRIPTION_CONTRACT)
-    return {
-        marker: tuple((p, p.split()[0]) for p in phrases if "#" not in p.split())
-        for marker, phrases in table.items()
-        if marker in lx.CONTRACT_DIMENSIONS
-    }
+Phrases = Mapping[str, Sequence[tuple[tuple[str, ...], str]]]
+"""The text's phrase table as `fields` builds it (`_PhraseTable.by_first`): first word →
+(the phrase's other words, marker); phrases with a number are not in it."""
 
 
-def drop_listed(padded: str, tokens: frozenset[str], found: frozenset[str]) -> str | None:
+def drop_listed(
+    padded: str, tokens: frozenset[str], found: frozenset[str], phrases: Phrases
+) -> str | None:
     """`padded` (cleaned words joined by single spaces, a space at both ends; `tokens` its
     words) without the members of its contract lists on their listed dimensions, or None
-    when it has none. `found` is what the text reads (`fields._scan`): a text reading no
-    two markers of one dimension, counting the elliptic words, holds no list."""
+    when it has none. `found` is what the text reads with `phrases` (`fields._scan`): a
+    text reading no two markers of one dimension, counting the elliptic words, holds no
+    list."""
     ellipses = tokens & lx.LIST_ELLIPSES.keys()
     stated = found | {lx.LIST_ELLIPSES[word] for word in ellipses}
     if not _two_values(stated):
         return None
-    spans = _spans(padded, tokens, found, ellipses)
+    spans = _spans(padded, tokens, found, ellipses, phrases)
     drop: list[tuple[int, int]] = []
     run: list[_Span] = []
     for span in spans:
@@ -83,17 +79,21 @@ def _two_values(markers: frozenset[str] | set[str]) -> bool:
 
 
 def _spans(
-    padded: str, tokens: frozenset[str], found: frozenset[str], ellipses: frozenset[str]
+    padded: str,
+    tokens: frozenset[str],
+    found: frozenset[str],
+    ellipses: frozenset[str],
+    phrases: Phrases,
 ) -> list[_Span]:
     """Each occurrence of a phrase of `found`, and of an elliptic word within `NEAR`
     characters of one, in text order; where two overlap (the phrase "part time" and the
     elliptic "part") the longer is kept."""
-    phrases = _phrases()
     spans = [
         (at + 1, at + 1 + len(phrase), marker)
-        for marker in found
-        for phrase, first in phrases.get(marker, ())
-        if first in tokens
+        for first in tokens & phrases.keys()
+        for rest, marker in phrases[first]
+        if marker in found and marker in lx.CONTRACT_DIMENSIONS
+        for phrase in (" ".join((first, *rest)),)
         for at in contacts.positions(padded, f" {phrase} ", limit=20)
     ]
     near: set[_Span] = set()

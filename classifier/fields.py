@@ -355,7 +355,7 @@ def _description_contract(
     if removed:  # `_scan` finds a one-word phrase ("locum") in the tokens: they lose it too
         tokens = frozenset(padded.split())
     found = _scan(padded, tokens, table)
-    if (unlisted := drop_listed(padded, tokens, found)) is None:
+    if (unlisted := drop_listed(padded, tokens, found, table.by_first)) is None:
         return found
     return _scan(unlisted, frozenset(unlisted.split()), table)
 
