@@ -274,10 +274,14 @@ def _without_lead_in(title: str, title_key: str) -> str:
     if title_key.partition(" ")[0] not in BOARD_LEAD_IN_FIRST:
         return title
     folded = fold_field(title)
-    match = BOARD_LEAD_IN.match(folded.replace("'", " ").replace("\u2019", " "))
-    if match is None or match.end() == len(folded):
+    spaced = folded.replace("'", " ").replace("\u2019", " ")
+    start = 0
+    # Lead-ins stack ("URGENT - Offre d'emploi : Data Engineer"): each one set apart goes.
+    while (match := BOARD_LEAD_IN.match(spaced[start:])) is not None and match.end():
+        start += match.end()
+    if start == 0 or start == len(folded):
         return title
-    return folded[match.end() :]
+    return folded[start:]
 
 
 def bare_title(

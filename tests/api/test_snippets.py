@@ -72,6 +72,7 @@ def test_a_snippet_of_only_the_intro_is_a_candidate_through_the_company_title_ke
         "Offre d'emploi : Data Engineer (H/F)",
         "Offre d’emploi - Data Engineer (H/F) - Réf. DE20931",
         "[Urgent] Data Engineer",
+        "URGENT - Offre d'emploi : Data Engineer (H/F)",  # lead-ins stacked
     ],
 )
 def test_an_intro_snippet_under_a_board_s_lead_in_is_a_candidate_of_the_full_ad(

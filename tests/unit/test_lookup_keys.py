@@ -297,6 +297,13 @@ def test_the_bare_title_drops_the_own_place_and_requisition_codes(
         ("Oferta pracy - Kierowca kat. C", "kierowca kat c"),
         ("ΘΈΣΗ ΕΡΓΑΣΊΑΣ: ΤΕΧΝΙΚΟΣ ΠΑΡΑΓΩΓΗΣ", "τεχνικοσ παραγωγησ"),
         ("Alternant(e) Technicien(ne) (H/F) - Ref. Z11894", "alternant technicien"),
+        # stacked by an aggregator: each one set apart goes
+        (
+            "URGENT - Offre d'emploi : Data Engineer / Data Analyst H/F",
+            "data engineer data analyst",
+        ),
+        ("[Nouveau] Offre d'emploi : Infirmier (H/F)", "infirmier"),
+        ("Urgent : Offre", "offre"),
         # set apart only: a title starting with such a word is a title
         ("New Hall Staff Nurse", "new hall staff nurse"),
         ("Job Coach", "job coach"),
