@@ -47,7 +47,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 43
+FEATURE_VERSION = 44
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -158,6 +158,9 @@ FEATURE_VERSION = 43
 # 43: contract words listed as alternatives ("cabinet de recrutement CDI, CDD et intérim",
 #     "full or part time", "permanent or fixed term") state nothing on the dimension they
 #     list (`classifier.contract_lists`).
+# 44: cover_sentence_kept: a copy that ends mid-sentence inside the opening of the other's
+#     cover sentence (an aggregator's snippet cut before "na određeno vrijeme") lost the
+#     sentence, it did not edit it: share 0 (`cover_sentences.is_cut`, `tail_grams`).
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -1049,7 +1052,7 @@ def _cover_sentence_kept(a: PostingFields, b: PostingFields) -> float:
         alone = (one.title_contract | one.description_contract) & COVER
         if not alone or (other.title_contract | other.description_contract) & COVER:
             continue
-        share = kept_share(one.cover_sentences, other.shingles)
+        share = kept_share(one.cover_sentences, other.shingles, other.tail_grams)
         if not math.isnan(share):
             found = share if math.isnan(found) else max(found, share)
     return found

@@ -26,7 +26,7 @@ import xxhash
 from classifier import contacts
 from classifier import lexicon as lx
 from classifier.contract_lists import drop_listed
-from classifier.cover_sentences import COVER, cover_sentences
+from classifier.cover_sentences import COVER, TAIL_GRAMS, CoverSentence, cover_sentences, is_cut
 from classifier.gazetteer import Place
 from classifier.gender_forms import doubled_words, fold_gender_forms
 from classifier.places import location_parts
@@ -128,9 +128,9 @@ class PostingFields:
     description_grades: frozenset[str]
     title_contract: frozenset[str]
     description_contract: frozenset[str]
-    cover_sentences: tuple[npt.NDArray[np.int64], ...]
+    cover_sentences: tuple[CoverSentence, ...]
     """The 3-grams of each sentence stating a cover, bank or locum post, outside its phrase
-    (`classifier.cover_sentences`); empty for the many ads stating none."""
+    and before it (`classifier.cover_sentences`); empty for the many ads stating none."""
     index_title_key: str
     """The title as the index keys it (`normalise_title` of the title as written, both
     genders kept): what a stub's phrases are compared with (`indexer.stub_keys`)."""
@@ -183,6 +183,10 @@ class PostingFields:
     """Description words without numbers and without the stop words of its language."""
     description_length: int
     shingles: npt.NDArray[np.int64]
+    tail_grams: npt.NDArray[np.int64]
+    """The description's last `cover_sentences.TAIL_GRAMS` word 3-grams, sorted and unique,
+    if it ends mid-sentence (`cover_sentences.is_cut`), else empty: where a copy cut by its
+    length ends (`cover_sentences.kept_share`)."""
     job_shingles: npt.NDArray[np.int64]
     """3-word shingles of the middle of the description (see `MIN_JOB_TOKENS`), empty if
     the ad is shorter."""
@@ -216,7 +220,8 @@ def extract_fields(
     """
     written_title = short_field(document, "title")
     title = fold_gender_forms(written_title)
-    text = plain(strip_html(field_text(document, "description")))
+    stripped = strip_html(field_text(document, "description"))
+    text = plain(stripped)  # "…" becomes ".": whether the text is cut is read before
     if reading is None:
         reading = read_text(document, text, known_language=known_language)
     location = short_field(document, "location")
@@ -240,7 +245,7 @@ def extract_fields(
     references = contacts.references(text) | contacts.references(title)
     region, *fallbacks = _REGIONS.get(language or "", ("GB",))
     pay = contacts.pay(salary_text, frozenset(words(salary_text)), text, token_set)
-    shingles, middle = _shingles(tokens)
+    shingles, middle, tail = _shingles(tokens, is_cut(stripped))
     description_contract = _description_contract(padded, token_set, description_table)
     place, statement, namesakes = listing_place(location, text, token_set, written_title)
     return PostingFields(
@@ -294,6 +299,7 @@ def extract_fields(
         content_tokens=token_set - numbers - stop,
         description_length=len(tokens),
         shingles=shingles,
+        tail_grams=tail,
         job_shingles=middle,
         language=language,
         anchors=reading.anchors,
@@ -365,24 +371,28 @@ _ASIDES = tuple((f" {aside} ", frozenset(aside.split())) for aside in lx.DESCRIP
 none."""
 
 
-def _shingles(tokens: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Sorted unique hashes of the word 3-grams (`words.trigram_hashes`) of the whole text and
-    of its middle (see `MIN_JOB_TOKENS`), from one pass: the middle's 3-grams are a slice of
-    the whole's before sorting."""
+def _shingles(
+    tokens: Sequence[str], cut: bool
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Sorted unique hashes of the word 3-grams (`words.trigram_hashes`) of the whole text, of
+    its middle (see `MIN_JOB_TOKENS`) and, if the text is `cut`, of its last `TAIL_GRAMS`,
+    from one pass: the middle's and the tail's 3-grams are slices of the whole's before
+    sorting."""
     empty = np.empty(0, dtype=np.int64)
     if not tokens:
-        return empty, empty
+        return empty, empty, empty
     if len(tokens) < SHINGLE_SIZE:
         hashes = token_hashes(tokens).view(np.int64)
-        return hashes[:1] ^ hashes[-1:], empty
+        return hashes[:1] ^ hashes[-1:], empty, empty
     combined = trigram_hashes(tokens)
+    tail = sorted_unique(combined[-TAIL_GRAMS:].copy()) if cut else empty
     size = len(tokens)
     middle = (
         sorted_unique(combined[size // 4 : size - size // 8 - 2].copy())
         if size >= MIN_JOB_TOKENS
         else empty
     )
-    return sorted_unique(combined), middle
+    return sorted_unique(combined), middle, tail
 
 
 MIN_JOB_TOKENS = 60

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from classifier.cover_sentences import cover_sentences, kept_share
+from classifier.cover_sentences import cover_sentences, is_cut, kept_share
 from classifier.features import FEATURE_NAMES, pair_features
 from classifier.fields import extract_fields
 from classifier.words import sorted_unique, trigram_hashes, words
@@ -30,7 +30,7 @@ def _with(description: str) -> dict[str, Any]:
 
 def test_the_sentence_is_found_and_its_cover_phrase_left_out() -> None:
     text = "We are a friendly team. We seek a nurse to cover maternity leave in our ward. Apply."
-    (grams,) = cover_sentences(text)
+    ((grams, opening),) = cover_sentences(text)
     sentence = words("We seek a nurse to cover maternity leave in our ward")
     every = set(trigram_hashes(sentence).tolist())
     outside = set(trigram_hashes(sentence[:5]).tolist()) | set(
@@ -40,6 +40,8 @@ def test_the_sentence_is_found_and_its_cover_phrase_left_out() -> None:
     assert set(grams.tolist()) >= outside
     assert len(grams) == len(every) - 4  # the 3-grams holding "maternity" or "leave"
     assert np.all(np.diff(grams) > 0)
+    # the opening: the 3-grams that end before "maternity", "to cover" included
+    assert set(opening.tolist()) == set(trigram_hashes(sentence[:6]).tolist())
 
 
 def test_numbered_phrases_count_and_a_bare_phrase_is_no_sentence() -> None:
@@ -53,6 +55,31 @@ def test_kept_share_is_the_best_sentence_and_nan_without_one() -> None:
     kept = cover_sentences("We seek a nurse to join our ward on a fixed term basis.")
     assert 0.5 < kept_share(kept, other) <= 1.0
     assert math.isnan(kept_share((), other))
+
+
+def test_a_copy_cut_inside_the_sentence_lost_it_one_ending_a_sentence_there_edited_it() -> None:
+    """An aggregator's snippet ends mid-sentence, before the cover phrase: it kept the
+    sentence's opening only, which is no edit (share 0). A copy that ends a sentence there
+    ("… to join our ward.") edited it, as before."""
+    sentences = cover_sentences("We seek a nurse to join our ward on a fixed term basis.")
+    snippet = "We seek a nurse to join our…"
+    grams = sorted_unique(trigram_hashes(words(snippet)))
+    assert 0.3 < kept_share(sentences, grams) < 1.0  # read without where it ends
+    assert kept_share(sentences, grams, extract_fields(_with(snippet)).tail_grams) == 0.0
+    edited = "We seek a nurse to join our ward."
+    assert extract_fields(_with(edited)).tail_grams.size == 0
+    assert is_cut(snippet) and is_cut("We seek a nurse to join our ...") and not is_cut(edited)
+
+
+def test_an_aggregator_s_snippet_cut_before_the_cover_phrase_keeps_nothing() -> None:
+    full = _with(
+        NURSE_EN["description"].replace(OPENING, OPENING[:-1] + " to cover maternity leave.")
+    )
+    cut_at = full["description"].index(" to cover maternity leave")
+    snippet = _with(full["description"][:cut_at] + "…")
+    assert _kept(full, snippet) == 0.0
+    assert _kept(snippet, full) == 0.0
+    assert _kept(full, _with(full["description"][:cut_at] + ".")) >= 0.6  # an edit
 
 
 def test_fields_read_the_sentences_only_of_ads_stating_a_cover() -> None:
