@@ -136,10 +136,9 @@ def cover_sentences(text: str) -> tuple[CoverSentence, ...]:
     """For each sentence of a plain text that states a cover phrase, the sorted unique hashes
     of its word 3-grams (`words.trigram_hashes`) that hold no word of the phrase, and of
     those that end before its first phrase word; sentences with fewer than `MIN_GRAMS` such
-    3-grams are left out. The text is read once, its
-    sentence ends marked by a word no text uses (`_BREAK`): reading it sentence by sentence
-    cost half as much again (0.34 against 0.23 ms per ad stating a cover, both measured
-    while a training ran)."""
+    3-grams are left out. The text is read once, its sentence ends marked by a word no text
+    uses (`_BREAK`): reading it sentence by sentence cost half as much again (0.34 against
+    0.23 ms per ad stating a cover, both measured while a training ran)."""
     tokens = words(_mark_sentence_ends(text))
     covered = _phrase_positions(tokens)
     if not covered:
@@ -164,18 +163,19 @@ def cover_sentences(text: str) -> tuple[CoverSentence, ...]:
 def kept_share(
     sentences: Sequence[CoverSentence],
     shingles: npt.NDArray[np.int64],
-    tail: npt.NDArray[np.int64] | None = None,
+    tail: npt.NDArray[np.int64],
 ) -> float:
     """The largest share of one cover sentence's 3-grams that another text's sorted 3-grams
     (`PostingFields.shingles`) hold: how much of the sentence the other ad kept while not
     stating the cover. 0 for a sentence in whose opening the other text ends (`tail`, its
-    last `TAIL_GRAMS` 3-grams, sorted and unique): a copy cut there lost the rest, it did
-    not edit it. NaN when there is no sentence to look for."""
+    last `TAIL_GRAMS` 3-grams, sorted and unique; empty for a text that ends a sentence):
+    a copy cut there lost the rest, it did not edit it. NaN when there is no sentence to
+    look for."""
     if not sentences:
         return float("nan")
     return max(
         0.0
-        if tail is not None and shared_count(sentence.opening, tail)
+        if shared_count(sentence.opening, tail)
         else shared_count(sentence.grams, shingles) / sentence.grams.size
         for sentence in sentences
     )

@@ -14,6 +14,9 @@ from classifier.fields import extract_fields
 from classifier.words import sorted_unique, trigram_hashes, words
 from tests.classifier.postings import NURSE_EN
 
+NOT_CUT = np.empty(0, dtype=np.int64)
+"""The tail of a text that ends its last sentence (`PostingFields.tail_grams`)."""
+
 OPENING = (
     "An exciting opportunity has arisen for a Band 5 Staff Nurse to join our busy surgical "
     "ward at Riverside Hospital."
@@ -53,8 +56,8 @@ def test_numbered_phrases_count_and_a_bare_phrase_is_no_sentence() -> None:
 def test_kept_share_is_the_best_sentence_and_nan_without_one() -> None:
     other = sorted_unique(trigram_hashes(words("we seek a nurse to join our ward")))
     kept = cover_sentences("We seek a nurse to join our ward on a fixed term basis.")
-    assert 0.5 < kept_share(kept, other) <= 1.0
-    assert math.isnan(kept_share((), other))
+    assert 0.5 < kept_share(kept, other, NOT_CUT) <= 1.0
+    assert math.isnan(kept_share((), other, NOT_CUT))
 
 
 def test_a_copy_cut_inside_the_sentence_lost_it_one_ending_a_sentence_there_edited_it() -> None:
@@ -64,7 +67,7 @@ def test_a_copy_cut_inside_the_sentence_lost_it_one_ending_a_sentence_there_edit
     sentences = cover_sentences("We seek a nurse to join our ward on a fixed term basis.")
     snippet = "We seek a nurse to join our…"
     grams = sorted_unique(trigram_hashes(words(snippet)))
-    assert 0.3 < kept_share(sentences, grams) < 1.0  # read without where it ends
+    assert 0.3 < kept_share(sentences, grams, NOT_CUT) < 1.0  # read without where it ends
     assert kept_share(sentences, grams, extract_fields(_with(snippet)).tail_grams) == 0.0
     edited = "We seek a nurse to join our ward."
     assert extract_fields(_with(edited)).tail_grams.size == 0
@@ -136,3 +139,7 @@ def test_the_habit_reads_the_same_in_french() -> None:
     }
     assert _kept(edited, base) >= 0.6
     assert _kept(lost, base) <= 0.1
+    # an aggregator's snippet of the lost sentence's ad, cut before "en CDD"
+    cut_at = lost["description"].index(" en CDD de 6 mois")
+    snippet = {**base, "id": "fr-snippet", "description": lost["description"][:cut_at] + "..."}
+    assert _kept(lost, snippet) == 0.0

@@ -303,6 +303,9 @@ def test_the_bare_title_drops_the_own_place_and_requisition_codes(
             "data engineer data analyst",
         ),
         ("[Nouveau] Offre d'emploi : Infirmier (H/F)", "infirmier"),
+        ("Dringend - Stellenangebot: Elektriker (m/w/d)", "elektriker"),
+        ("Pilne! Oferta pracy - Kierowca kat. C", "kierowca kat c"),
+        ("URGENTE - Oferta de empleo: Camarero", "camarero"),
         ("Urgent : Offre", "offre"),
         # set apart only: a title starting with such a word is a title
         ("New Hall Staff Nurse", "new hall staff nurse"),
