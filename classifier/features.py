@@ -47,7 +47,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 44
+FEATURE_VERSION = 45
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -161,6 +161,10 @@ FEATURE_VERSION = 44
 # 44: cover_sentence_kept: a copy that ends mid-sentence inside the opening of the other's
 #     cover sentence (an aggregator's snippet cut before "na određeno vrijeme") lost the
 #     sentence, it did not edit it: share 0 (`cover_sentences.is_cut`, `tail_grams`).
+# 45: stated_place_agrees reads the town of a site's address after a cue ("based at
+#     Addenbrookes Hospital, Cambridge", "… Princess of Wales Hospital in Bridgend"; not a
+#     list of towns), a cue naming a far place leaves the next cue its turn, and a site's
+#     name in an e-mail address is no lower-case word (`stated_place._address_town`).
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (

@@ -326,6 +326,7 @@ def statement(
         return SILENT
     named = weak_named = False
     weak: gazetteer.Place | None = None
+    far: gazetteer.Place | None = None  # the first strong cue's place, far from `field`
     site = ""  # the first strong cue's name that is a site (`site_name`)
     for position, is_weak in _cue_ends(text, words):
         name = _NAME.match(text, position)
@@ -346,15 +347,69 @@ def statement(
         named = True
         if not site:
             site = _site_at(text, position, name)
-        if place is not None:
+        if place is None or (field is not None and not near_listing(place, field)):
+            place = _address_town(text, _name_end(text, name), field) or place
+        if place is not None and (field is None or near_listing(place, field)):
             return Statement(place, True, site=site)
+        far = far or place
+    if far is not None:
+        return Statement(far, True, site=site)
     if weak_named:
         return Statement(weak, True, weak=True, site=site)
     return Statement(None, named, site=site)
 
 
+_ADDRESS_STEP = re.compile(r"[ \t]*(?:,|\bin\b|\bat\b|\bà\b|–)[ \t]*")
+"""What leads from a site's name to the next part of its address: a comma, "in", "at",
+"à" or a dash ("Addenbrookes Hospital, Cambridge", "Princess of Wales Hospital in
+Bridgend"), on the same line."""
+ADDRESS_PARTS = 3
+"""Parts of an address read after a site's name: a site, a street and the town
+("City Campus, Hucknall Rd, Nottingham NG5 1PB")."""
+
+
+def _name_end(text: str, name: re.Match[str]) -> int:
+    """Where a cue's name ends, read as a site's (`_SITE`: "Princess of Wales Hospital",
+    which `_NAME` stops at "of")."""
+    longer = _SITE.match(text, name.start())
+    return name.end() if longer is None else max(name.end(), longer.end())
+
+
+def _address_town(text: str, end: int, field: gazetteer.Place | None) -> gazetteer.Place | None:
+    """The town or district the address after a cue's name gives, when that name is no
+    place near the listing: of the next `ADDRESS_PARTS` parts (`_SITE`'s capitalised runs,
+    a street's name skipped: "Hucknall Rd" is in Nottingham), the one whose leading words
+    resolve to a town or district, when it is the only one and lies near the listing
+    `field` (anywhere without one). Boards and trusts write the place of work as an
+    address: "based at the University Dental Hospital, Cardiff", "Princess of Wales
+    Hospital in Bridgend"; read at the site's name only, the text stated no place, and a
+    copy listed under a neighbouring town read as another site's. Two towns are a list of
+    places, not an address: "3 agences situées à Andrézieux, Montbrison, St Etienne" (an
+    agency's branches) states none."""
+    found: list[gazetteer.Place] = []
+    for _ in range(ADDRESS_PARTS):
+        step = _ADDRESS_STEP.match(text, end)
+        part = _SITE.match(text, step.end()) if step is not None else None
+        if part is None:
+            break
+        end = part.end()
+        words = norm(part.group()).split()
+        if words[0] in gazetteer.STREET_BEFORE or not gazetteer.STREET_AFTER.isdisjoint(words):
+            continue
+        place = _resolved(part.group(), field)
+        if place is not None:
+            found.append(place)
+    if len(found) != 1:
+        return None  # no town, or a list of them
+    return found[0] if field is None or near_listing(found[0], field) else None
+
+
 _LETTERS = re.compile(r"[^\W\d_]+")
 """A run of letters: the words whose case `site_name` reads."""
+_ADDRESSES = re.compile(r"\S*@\S+|(?:https?://|www\.)\S+", re.IGNORECASE)
+"""E-mail addresses and web addresses, which write a site's name in lower case by custom
+("paul.selby@addenbrookes.nhs.uk"): not the text's words, so not read by `site_name`.
+Before, "based at Addenbrookes Hospital" named no site in the ad giving that address."""
 _NEXT_WORD = re.compile(r"\s*([^\W\d_]+)")
 _AFTER_SITE = frozenset(
     {"in", "at", "near", "and", "or", "with", "within", "for", "on", "to", "by", "et", "ou"}
@@ -441,7 +496,8 @@ def site_name(name: str, text: str, after: str = "") -> str:
     ]
     if not candidates:
         return ""  # "Various", "City Campus": the text's words need not be read
-    lower = {norm(word) for word in set(_LETTERS.findall(text)) if word.islower()}
+    prose = _ADDRESSES.sub(" ", text)
+    lower = {norm(word) for word in set(_LETTERS.findall(prose)) if word.islower()}
     return normalised if any(word not in lower for word in candidates) else ""
 
 

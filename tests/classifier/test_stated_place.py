@@ -608,3 +608,59 @@ def test_a_bare_listing_that_states_nothing_is_the_namesake_near_the_other_copy(
 def test_a_bare_listing_far_from_every_namesake_stays_far() -> None:
     _, distance = _place_features("Hook", "Lyon")
     assert distance > math.log1p(500.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "listing", "town"),
+    [
+        ("The post is based at Addenbrookes Hospital, Cambridge.", "Comberton", "Cambridge"),
+        (
+            "Based at the Children's Centre, Princess of Wales Hospital in Bridgend, the post",
+            "Aberkenfig",
+            "Bridgend",
+        ),
+        ("based at the University Dental Hospital, Cardiff with teaching", "Barry", "Cardiff"),
+        # a street between the site and its town is no place ("Hucknall" is a town too)
+        ("Location: City Campus, Hucknall Rd, Nottingham NG5 1PB", "Ruddington", "Nottingham"),
+        ("Based at New Haven – Bromsgrove", "Worcester", "Bromsgrove"),
+        ("Location: Gard, Nimes", "30 - NIMES", "Nîmes"),
+        ("Position based in France in Ledenon (30) ideally.", "Vers-Pont-du-Gard", "Lédenon"),
+    ],
+)
+def test_the_town_of_a_sites_address_is_the_place_of_work(
+    text: str, listing: str, town: str
+) -> None:
+    # read at the site's name only, these texts stated no place: a copy listed under a
+    # neighbouring town read as another site's
+    found = place_of_work(text, gazetteer.resolve(listing))
+    assert found.place is not None and found.place.name == town
+
+
+def test_two_copies_of_a_sites_address_agree_under_two_towns() -> None:
+    text = "The post is based at Addenbrookes Hospital, Cambridge. Nights rota."
+    assert _agrees(text, "Cambridge", text, "Comberton") == 1.0
+    other = text.replace("Cambridge", "Huntingdon")
+    assert _agrees(text, "Cambridge", other, "Huntingdon") == 0.0
+
+
+def test_a_list_of_towns_after_a_name_is_no_address() -> None:
+    text = "Notre cabinet RH, 3 agences situées à Andrézieux, Montbrison, St Etienne, recrute."
+    assert statement(text).place is None
+    assert place_of_work(text, gazetteer.resolve("42 - ANDREZIEUX BOUTHEON")).place is None
+
+
+def test_a_far_place_at_the_first_cue_leaves_the_next_cue_its_turn() -> None:
+    # "Mount Vernon" resolved to Vernon (Eure) and hid the town the next cue states
+    text = (
+        "The team is based at Mount Vernon Hospital day unit. The cancer centre is based in "
+        "Northwood in Middlesex."
+    )
+    found = place_of_work(text, gazetteer.resolve("Ruislip"))
+    assert found.place is not None and found.place.name == "Northwood"
+
+
+def test_a_sites_name_in_an_e_mail_address_is_still_a_proper_name() -> None:
+    # "addenbrookes" in lower case in the contact's address made the site a common word
+    text = "The post is based at Addenbrookes Hospital.\n\nEmail paul.selby@addenbrookes.nhs.uk"
+    assert statement(text).site == "addenbrookes hospital"
+    assert statement(text.replace("paul.selby@", "www.")).site == "addenbrookes hospital"
