@@ -319,9 +319,11 @@ def statement(
 ) -> Statement:
     """The first cue followed by a name whose longest leading run of words the gazetteer
     resolves to a town or district (of a name many towns bear, the one nearest the ad's
-    listing `field`: `gazetteer.resolve_near`); `SILENT` when no cue is followed by a name.
-    `words`, the text's tokens when the caller has them, spares the search in a text without
-    a cue word."""
+    listing `field`: `gazetteer.resolve_near`), or by a site's name whose address gives one
+    (`_address_town`); `SILENT` when no cue is followed by a name. A strong cue's place far
+    from `field` is returned only when no later cue gives one near it: "based at Mount
+    Vernon Hospital" (Vernon, Eure) must not hide "based in Northwood". `words`, the text's
+    tokens when the caller has them, spares the search in a text without a cue word."""
     if words is not None and words.isdisjoint(CUE_WORDS):
         return SILENT
     named = weak_named = False
@@ -394,8 +396,12 @@ def _address_town(text: str, end: int, field: gazetteer.Place | None) -> gazette
             break
         end = part.end()
         words = norm(part.group()).split()
-        if words[0] in gazetteer.STREET_BEFORE or not gazetteer.STREET_AFTER.isdisjoint(words):
-            continue
+        if (
+            not words
+            or words[0] in gazetteer.STREET_BEFORE
+            or not gazetteer.STREET_AFTER.isdisjoint(words)
+        ):
+            continue  # a street's name ("Hucknall Rd"), not the town
         place = _resolved(part.group(), field)
         if place is not None:
             found.append(place)
