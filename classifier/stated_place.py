@@ -415,7 +415,8 @@ _LETTERS = re.compile(r"[^\W\d_]+")
 _ADDRESSES = re.compile(r"\S*@\S+|(?:https?://|www\.)\S+", re.IGNORECASE)
 """E-mail addresses and web addresses, which write a site's name in lower case by custom
 ("paul.selby@addenbrookes.nhs.uk"): not the text's words, so not read by `site_name`.
-Before, "based at Addenbrookes Hospital" named no site in the ad giving that address."""
+Before, "based at Addenbrookes Hospital" named no site in the ad giving that address.
+Searched only in a text holding "@", "ww" or "//": most texts hold none."""
 _NEXT_WORD = re.compile(r"\s*([^\W\d_]+)")
 _AFTER_SITE = frozenset(
     {"in", "at", "near", "and", "or", "with", "within", "for", "on", "to", "by", "et", "ou"}
@@ -502,7 +503,7 @@ def site_name(name: str, text: str, after: str = "") -> str:
     ]
     if not candidates:
         return ""  # "Various", "City Campus": the text's words need not be read
-    prose = _ADDRESSES.sub(" ", text)
+    prose = _ADDRESSES.sub(" ", text) if "@" in text or "ww" in text or "//" in text else text
     lower = {norm(word) for word in set(_LETTERS.findall(prose)) if word.islower()}
     return normalised if any(word not in lower for word in candidates) else ""
 
