@@ -43,14 +43,21 @@ def positions(haystack: str, needle: str, limit: int = 50) -> list[int]:
     return found
 
 
-def emails(text: str) -> frozenset[str]:
-    """Addresses around each "@" (located with str.find, then two anchored regexes)."""
-    found: set[str] = set()
+def _email_spans(text: str) -> list[tuple[int, int]]:
+    """Where the addresses around each "@" lie (located with str.find, then two anchored
+    regexes)."""
+    spans: list[tuple[int, int]] = []
     for at in positions(text, "@"):
         local = lx.EMAIL_LOCAL.search(text, max(0, at - 64), at)
         domain = lx.EMAIL_DOMAIN.match(text, at + 1)
         if local and domain:
-            found.add(f"{local.group(0)}@{domain.group(0)}".lower().strip("."))
+            spans.append((local.start(), domain.end()))
+    return spans
+
+
+def emails(text: str) -> frozenset[str]:
+    """Addresses around each "@", lower-cased, and obfuscated ones ("name [at] domain")."""
+    found = {text[start:end].lower().strip(".") for start, end in _email_spans(text)}
     return frozenset(found | _obfuscated_emails(text))
 
 
@@ -76,19 +83,44 @@ def _obfuscated_emails(text: str) -> set[str]:
     return found
 
 
-def urls(text: str) -> frozenset[str]:
-    """URLs without scheme, "www." and trailing punctuation, lower-cased: boards rewrite
-    "https://www.x.org/jobs/" as "x.org/jobs"."""
+def _url_spans(text: str) -> list[tuple[int, int]]:
+    """Where the web addresses lie ("http…", "www.…", in any case; `lexicon.URL`)."""
     lowered = text.lower()
-    found: set[str] = set()
+    spans: list[tuple[int, int]] = []
     for start in sorted(set(positions(lowered, "http")) | set(positions(lowered, "www."))):
         match = lx.URL.match(text, start)
         if match:
-            url = match.group(0).lower().split("://", 1)[-1]
-            url = url.removeprefix("www.").rstrip("/.,;:!?")
-            if url:
-                found.add(url)
+            spans.append(match.span())
+    return spans
+
+
+def urls(text: str) -> frozenset[str]:
+    """URLs without scheme, "www." and trailing punctuation, lower-cased: boards rewrite
+    "https://www.x.org/jobs/" as "x.org/jobs"."""
+    found: set[str] = set()
+    for start, end in _url_spans(text):
+        url = text[start:end].lower().split("://", 1)[-1]
+        url = url.removeprefix("www.").rstrip("/.,;:!?")
+        if url:
+            found.add(url)
     return frozenset(found)
+
+
+def without_addresses(text: str) -> str:
+    """The text with its e-mail and web addresses blanked (the spans `emails` and `urls`
+    read): addresses write names in lower case by custom ("paul.selby@addenbrookes.nhs.uk"),
+    so a reader of the prose's words must not see them (`stated_place.site_name`)."""
+    spans = sorted(_email_spans(text) + _url_spans(text))
+    if not spans:
+        return text
+    parts: list[str] = []
+    done = 0
+    for start, end in spans:
+        if start >= done:
+            parts.append(text[done:start])
+        done = max(done, end)
+    parts.append(text[done:])
+    return " ".join(parts)
 
 
 def phones(

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from classifier import gazetteer
+from classifier import contacts, gazetteer
 from classifier import lexicon as lx
 from classifier.gazetteer_data import norm
 
@@ -412,11 +412,6 @@ def _address_town(text: str, end: int, field: gazetteer.Place | None) -> gazette
 
 _LETTERS = re.compile(r"[^\W\d_]+")
 """A run of letters: the words whose case `site_name` reads."""
-_ADDRESSES = re.compile(r"\S*@\S+|(?:https?://|www\.)\S+", re.IGNORECASE)
-"""E-mail addresses and web addresses, which write a site's name in lower case by custom
-("paul.selby@addenbrookes.nhs.uk"): not the text's words, so not read by `site_name`.
-Before, "based at Addenbrookes Hospital" named no site in the ad giving that address.
-Searched only in a text holding "@", "ww" or "//": most texts hold none."""
 _NEXT_WORD = re.compile(r"\s*([^\W\d_]+)")
 _AFTER_SITE = frozenset(
     {"in", "at", "near", "and", "or", "with", "within", "for", "on", "to", "by", "et", "ou"}
@@ -503,7 +498,8 @@ def site_name(name: str, text: str, after: str = "") -> str:
     ]
     if not candidates:
         return ""  # "Various", "City Campus": the text's words need not be read
-    prose = _ADDRESSES.sub(" ", text) if "@" in text or "ww" in text or "//" in text else text
+    # an address writes a name in lower case ("paul.selby@addenbrookes.nhs.uk"): not prose
+    prose = contacts.without_addresses(text)
     lower = {norm(word) for word in set(_LETTERS.findall(prose)) if word.islower()}
     return normalised if any(word not in lower for word in candidates) else ""
 

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from classifier import contacts
 from classifier.fields import extract_fields, place_keys
 from indexer import reading
 from indexer.reading import read_document
@@ -53,6 +54,14 @@ def test_emails_and_urls() -> None:
     assert fields.urls == {"riverside-nhs.uk/careers"}
     bare = extract_fields(_with("See http://Riverside-NHS.uk/careers for details"))
     assert bare.urls == fields.urls
+
+
+def test_the_prose_without_its_addresses_keeps_every_other_word() -> None:
+    text = "Mail jo.ward@riverside.nhs.uk or see WWW.Riverside.org/jobs, then call riverside."
+    prose = contacts.without_addresses(text)
+    assert "jo.ward" not in prose and "Riverside.org" not in prose
+    assert prose.startswith("Mail ") and prose.endswith(" then call riverside.")
+    assert contacts.without_addresses("No address here.") == "No address here."
 
 
 @pytest.mark.parametrize(
