@@ -350,10 +350,13 @@ def statement(
         if not site:
             site = _site_at(text, position, name)
         if place is None or (field is not None and not near_listing(place, field)):
-            place = _address_town(text, _name_end(text, name), field) or place
-        if place is not None and (field is None or near_listing(place, field)):
-            return Statement(place, True, site=site)
-        far = far or place
+            # a site's name, or a name read far away: its address may give the town
+            address = _address_town(text, _name_end(text, name), field)
+            if address is None:
+                far = far or place
+                continue
+            place = address  # near the listing, or anywhere without one
+        return Statement(place, True, site=site)
     if far is not None:
         return Statement(far, True, site=site)
     if weak_named:
@@ -361,10 +364,11 @@ def statement(
     return Statement(None, named, site=site)
 
 
-_ADDRESS_STEP = re.compile(r"[ \t]*(?:,|\bin\b|\bat\b|\bà\b|–)[ \t]*")
-"""What leads from a site's name to the next part of its address: a comma, "in", "at",
-"à" or a dash ("Addenbrookes Hospital, Cambridge", "Princess of Wales Hospital in
-Bridgend"), on the same line."""
+_ADDRESS_STEP = re.compile(r"[ \t]*(?:,|–|\b(?:in|at|à|a|en|em|te)\b)[ \t]*")
+"""What leads from a site's name to the next part of its address, on the same line: a
+comma, a dash, or "in" / "at" / "à" / "a" / "en" / "em" / "te" of the corpora's languages
+("Addenbrookes Hospital, Cambridge", "Princess of Wales Hospital in Bridgend", "Hospital
+La Paz en Madrid", "Ospedale Niguarda a Milano")."""
 ADDRESS_PARTS = 3
 """Parts of an address read after a site's name: a site, a street and the town
 ("City Campus, Hucknall Rd, Nottingham NG5 1PB")."""

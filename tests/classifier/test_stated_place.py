@@ -625,6 +625,13 @@ def test_a_bare_listing_far_from_every_namesake_stays_far() -> None:
         ("Based at New Haven – Bromsgrove", "Worcester", "Bromsgrove"),
         ("Location: Gard, Nimes", "30 - NIMES", "Nîmes"),
         ("Position based in France in Ledenon (30) ideally.", "Vers-Pont-du-Gard", "Lédenon"),
+        # the same habit in the other languages the boards write
+        ("Arbeitsort: Klinikum Nord, Hamburg. Wir bieten", "Norderstedt", "Hamburg"),
+        ("Lugar de trabajo: Hospital Universitario La Paz, Madrid.", "Alcobendas", "Madrid"),
+        ("Sede di lavoro: Ospedale Niguarda a Milano. Contratto", "Sesto San Giovanni", "Milan"),
+        ("Local de trabalho: Hospital de Santa Maria em Lisboa.", "Amadora", "Lisbon"),
+        ("Standplaats: Antonius Ziekenhuis te Nieuwegein.", "Utrecht", "Nieuwegein"),
+        ("Miejsce pracy: Szpital Wojewódzki, Kraków. Umowa", "Wieliczka", "Kraków"),
     ],
 )
 def test_the_town_of_a_sites_address_is_the_place_of_work(
@@ -664,3 +671,7 @@ def test_a_sites_name_in_an_e_mail_address_is_still_a_proper_name() -> None:
     text = "The post is based at Addenbrookes Hospital.\n\nEmail paul.selby@addenbrookes.nhs.uk"
     assert statement(text).site == "addenbrookes hospital"
     assert statement(text.replace("paul.selby@", "www.")).site == "addenbrookes hospital"
+    assert statement(text.replace("paul.selby@", "HTTPS://")).site == "addenbrookes hospital"
+    # written in lower case in the prose, the name is a common word's, not a site's
+    prose = text + "\nThe addenbrookes campus is large."
+    assert statement(prose).site == ""
