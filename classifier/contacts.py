@@ -281,10 +281,12 @@ def pay(
     with the other end of a range ("EUR 45.000 - 55.000", "45-55k €").
     """
     lowered = salary_text.lower()
-    amounts = _currency_amounts(lowered, salary_tokens) or _plain_amounts(lowered)
+    amounts = [a for a in _currency_amounts(lowered, salary_tokens) if _is_pay(lowered, a)]
+    if not amounts:
+        amounts = [a for a in _plain_amounts(lowered) if _is_pay(lowered, a)]
     if not amounts:
         lowered = description.lower()
-        amounts = _currency_amounts(lowered, tokens)
+        amounts = [a for a in _currency_amounts(lowered, tokens) if _is_pay(lowered, a)]
     amounts = sorted((a for a in amounts if a[0] > 0), key=lambda amount: amount[1])
     if not amounts:
         return None
@@ -301,6 +303,50 @@ def pay(
     ]
     yearly = (min(per_year), max(per_year)) if per_year else None
     return Pay(min(values), max(values), period, yearly)
+
+
+_SENTENCE_END = re.compile(r"[.;!?]\s|\n")
+"""Where the words before an amount stop being its clause's ("Salary: £30,615 per annum.
+The DBS disclosure costs £29.50"); a parenthesis does not ("indemnités kilométriques
+(0,55 €/km)")."""
+_CLAUSE_END = re.compile(r"[.;!?]\s|[\n()]")
+"""Where the words after an amount stop naming it ("£24,907 (plus HCAS)")."""
+_CLAUSE_REACH = 40
+"""Characters read before and after an amount for the words of its clause."""
+_NAMED_END = re.compile(
+    r"[+&]|(?:^|\s)[/–-]\s|\b(?:plus|and|et|und|en|y|e|i|a|un|ja|ir|és|og|och|и|και"
+    r"|with|avec|mit|incl\w*|inc|exclu\w*|hors)\b"
+)
+_NAMED_WORDS = 3
+"""What follows an amount names it only up to a conjunction, and in a few words ("£3,000
+welcome bonus", "3000 EUR Willkommensbonus"); further on, "£35,000 + bonus" or "13,05 EUR/h
++ primes" name something added to the pay."""
+
+
+def _is_pay(lowered: str, amount: _Amount) -> bool:
+    """Whether a currency amount of a description is pay: not followed by a magnitude word
+    ("£70 million"), and no word of other money (`lexicon.NOT_PAY`: a fee, a turnover, a
+    bonus, a share capital) in its clause. Of the NHS ads whose salary field states their
+    pay, the description's amounts had matched that field for 1,431 and not for 1,794
+    (1,674 and 706 now): "the DBS disclosure which is £29.50", "saving the NHS over £70
+    million", "a turnover of nearly £1 billion" were read as salaries, and a re-post that
+    left the field out (as aggregators do) then read as another vacancy's pay. The salary
+    field is read so too: "£34,500 plus £5,000 Welcome Bonus" is £34,500."""
+    _, start, end = amount
+    if lx.MONEY_MAGNITUDE.match(lowered, end):
+        return False
+    begin = max(0, start - _CLAUSE_REACH)
+    before = lowered[begin:start]
+    cut = [m.end() for m in _SENTENCE_END.finditer(before)]
+    before = before[cut[-1] :] if cut else before
+    if lx.NOT_PAY.search(before):
+        return False
+    after = lowered[end : end + _CLAUSE_REACH]
+    if lx.PAY_PERIOD.match(after, len(after) - len(after.lstrip())):
+        return True  # "£36,500 per annum": a period names the amount as pay
+    stops = [m.start() for m in (_CLAUSE_END.search(after), _NAMED_END.search(after)) if m]
+    after = " ".join(after[: min(stops, default=len(after))].split()[:_NAMED_WORDS])
+    return not lx.NOT_PAY.search(after)
 
 
 def _plain_amounts(lowered: str) -> list[_Amount]:

@@ -47,7 +47,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 45
+FEATURE_VERSION = 46
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -165,6 +165,11 @@ FEATURE_VERSION = 45
 #     Addenbrookes Hospital, Cambridge", "… Princess of Wales Hospital in Bridgend"; not a
 #     list of towns), a cue naming a far place leaves the next cue its turn, and a site's
 #     name in an e-mail address is no lower-case word (`stated_place._address_town`).
+# 46: the salary features read a description's pay without the money that is not pay: an
+#     amount with a magnitude ("£70 million") or named by its clause as a fee, a turnover,
+#     a bonus or an allowance ("the DBS disclosure which is £29.50"; `contacts._is_pay`),
+#     and two pays within `PAY_TOLERANCE` (6%) agree: salary_equal allows it,
+#     salary_log_ratio and salary_yearly_log_ratio count only the difference past it.
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -898,15 +903,37 @@ def _contact_features(a: PostingFields, b: PostingFields) -> list[float]:
     return row
 
 
+PAY_TOLERANCE = 0.06
+"""How far two statements of one pay may differ: a pay scale of another year (NHS Band 5,
+£24,214 and £24,907), a typo ("£37,890" for "£38,890"), rounding, a supplement counted in
+or not; one grade above, or part time, differs by 9% or more (NHS Band 2 to 3) and mostly
+by 15% or far more. Within it, two salaries agree; beyond it, `salary_log_ratio` is the
+difference past it. Read exactly, a model trained on consistent re-posts called "2 150 €"
+against "2 200 €" two vacancies (the French export's "Animateur / Animatrice logistique"
+at Aubenas, 0.757 → 0.343)."""
+_LOG_TOLERANCE = math.log1p(PAY_TOLERANCE)
+
+
 def _salary_features(a: PostingFields, b: PostingFields) -> list[float]:
     sides = float((a.salary is not None) + (b.salary is not None))
-    yearly = _log_ratio(a.salary_yearly, b.salary_yearly)
+    yearly = _beyond_tolerance(_log_ratio(a.salary_yearly, b.salary_yearly))
     if a.salary is None or b.salary is None:
         return [NAN, NAN, NAN, sides, yearly]
     (low_a, high_a), (low_b, high_b) = a.salary, b.salary
-    equal = _close(low_a, low_b) and _close(high_a, high_b)
+    equal = same_pay(low_a, low_b) and same_pay(high_a, high_b)
     overlapping = low_a <= high_b * 1.01 and low_b <= high_a * 1.01
-    return [float(equal), float(overlapping), _log_ratio(a.salary, b.salary), sides, yearly]
+    ratio = _beyond_tolerance(_log_ratio(a.salary, b.salary))
+    return [float(equal), float(overlapping), ratio, sides, yearly]
+
+
+def same_pay(x: float, y: float) -> bool:
+    """Whether two amounts state one pay (`PAY_TOLERANCE`)."""
+    return abs(x - y) <= PAY_TOLERANCE * max(abs(x), abs(y))
+
+
+def _beyond_tolerance(log_ratio: float) -> float:
+    """A log ratio of two pays less what `PAY_TOLERANCE` allows (NaN stays NaN)."""
+    return max(0.0, log_ratio - _LOG_TOLERANCE) if log_ratio == log_ratio else log_ratio
 
 
 def _log_ratio(a: tuple[float, float] | None, b: tuple[float, float] | None) -> float:
@@ -1082,7 +1109,3 @@ def _conflict(a: frozenset[str], b: frozenset[str]) -> float:
     if not (a and b):
         return NAN
     return 1.0 if a.isdisjoint(b) else 0.0
-
-
-def _close(x: float, y: float) -> bool:
-    return abs(x - y) <= 0.01 * max(abs(x), abs(y))

@@ -552,3 +552,26 @@ PAY_PERIOD = re.compile(
 """The period a salary is paid for, in EN, FR, DE and NL (read in lower-cased text)."""
 WORKING_TIME = re.compile(r"(?:hours?|hrs|uur|uren|stunden|std|heures|h)\s*$")
 """A period right after a working time ("37.5 hours per week") is not the pay period."""
+MONEY_MAGNITUDE = re.compile(
+    r"\s?(?:millions?|billions?|bn|mn|m|mio|mrd|milliards?|miljoen|miljard|miljon\w*"
+    r"|mln|mld|milion\w*|miliard\w*|milioni?|miliardi?|millones?|millón|milh(?:ões|ão)"
+    r"|milijun\w*|milijard\w*)\b"
+)
+"""A magnitude word right after an amount ("£70 million", "€1.5bn", "2 Mio. €"): a budget,
+a turnover or a saving, never a salary."""
+NOT_PAY = re.compile(
+    r"\b\w*(?:bonus|prämie|zuschuss|kosten|gebühr|umsatz|budget)\w*\b"
+    r"|\b(?:costs?|fees?|charged?|disclosure|dbs|turnover|budgets?|revenues?|invest\w*"
+    r"|fund(?:s|ed|ing)?|worth|capital|chiffre\s+d.affaires|umsatz|omzet|bonus(?:es)?"
+    r"|primes?|relocation|allowances?|welcome|retention|golden\s+hello|referrals?"
+    r"|refer\s+a\s+friend|vouchers?|expenses|reimburs\w*|remboursement|savings?|grants?"
+    r"|spend(?:ing)?|loyer|rent|prämie|zuschuss|umzug\w*|kosten|gebühr\w*|vergoeding"
+    r"|payments?|deduct\w*|tickets?|discounts?|reduced|lump\s+sum|rewards?|moving"
+    r"|accommodation|parking|membership|subscriptions?|loans?|deposit|hcas|supplements?"
+    r"|weighting|high\s+cost|indemnit\w*|kilom\w*|mileage|achats?|cadeaux?|ch[eè]ques?"
+    r"|mutuelle|participation|int[ée]ressement)\b"
+)
+"""Words of money a text names that is not the pay (a DBS check's fee, the trust's
+turnover, a welcome bonus, a share capital), German and Dutch compounds too
+("Willkommensbonus", "Reisekosten"): read in the clause around a currency amount
+(`contacts.pay`)."""

@@ -349,6 +349,30 @@ def test_yearly_salary_compares_monthly_and_yearly_pay() -> None:
     assert f["salary_log_ratio"] > 2.0  # as written, the amounts differ twelvefold
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("2 150 € brut mensuel", "2 200 € brut mensuel"),  # one ad at Aubenas, two copies
+        ("£37,890 to £44,503 per annum", "£38,890 to £44,503 per annum"),  # a typo
+        ("£24,214 - £30,112 per annum", "£24,907 - £30,615 per annum"),  # Band 5, 2019 and 2020
+    ],
+)
+def test_two_statements_of_one_pay_agree(first: str, second: str) -> None:
+    """Within `PAY_TOLERANCE` two salaries are one pay: read exactly, a model trained on
+    consistent re-posts called the French export's "2 150 €" and "2 200 €" two vacancies."""
+    f = _features(_copy(NURSE_EN, salary=first), _copy(NURSE_EN, salary=second))
+    assert f["salary_equal"] == 1.0
+    assert f["salary_log_ratio"] == 0.0 and f["salary_yearly_log_ratio"] == 0.0
+
+
+def test_another_grade_or_hours_is_another_pay() -> None:
+    band6 = _copy(NURSE_EN, salary="£31,365 - £37,890 per annum")  # NURSE_EN is Band 5
+    part_time = _copy(NURSE_EN, salary="£12,454 - £15,308 per annum")
+    for other in (band6, part_time):
+        f = _features(NURSE_EN, other)
+        assert f["salary_equal"] == 0.0 and f["salary_log_ratio"] > 0.1
+
+
 def test_core_share_is_low_when_sections_are_left_out() -> None:
     job = " ".join(f"You will maintain system number {i} for our clients." for i in range(20))
     intro = "About us\n" + " ".join(
