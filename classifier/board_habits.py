@@ -19,6 +19,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
 
+import xxhash
+
 from classifier import gazetteer
 from classifier.fields import description_markers, extract_fields
 from classifier.stated_place import LEVELS, listing_place
@@ -349,8 +351,14 @@ def states_its_vacancy(paragraph: str, title: str) -> bool:
 
 
 def drop_sentence_add_salary(posting: Posting, rng: random.Random, ctx: Context) -> Posting:
-    """One sentence dropped and a salary line added: only when the ad states no pay, so the
-    line adds a fact on one side instead of contradicting the other."""
+    """One sentence dropped and a salary line added: the copy's own salary field, or, when
+    the ad states no pay at all, an amount of the ad's own (`_stated_amount`), so that the
+    line adds a fact on one side instead of contradicting the other.
+
+    Drawn afresh for each copy, and added to a copy that had left the ad's salary field
+    out, the line gave one vacancy two salaries: of one draw of training pairs, 108 re-posts
+    disagreed so ("Salary: £46,000 per annum" against "£24,907 - £30,615", "£59,000"
+    against "£31,000"), and the model missed 43 of them."""
     text = str(posting.get("description", ""))
     sentences = _SENTENCE_END.split(text)
     if len(sentences) > 3:
@@ -359,12 +367,18 @@ def drop_sentence_add_salary(posting: Posting, rng: random.Random, ctx: Context)
     salary = posting.get("salary")
     if salary:
         line = f"{'Salaire' if ctx.language == 'fr' else 'Salary'} : {salary}"
-    elif re.search(r"[£€$]|\b(?:salary|salaire|gehalt|eur|gbp)\b", text, re.IGNORECASE):
+    elif ctx.pay or re.search(r"[£€$]|\b(?:salary|salaire|gehalt|eur|gbp)\b", text, re.IGNORECASE):
         line = ""
     else:
         template = SALARY_LINES.get(ctx.language, SALARY_LINES["en"])
-        line = template.format(amount=rng.randrange(22, 70) * 1000)
+        line = template.format(amount=_stated_amount(posting))
     return {**posting, "description": f"{text}\n\n{line}".strip()}
+
+
+def _stated_amount(posting: Posting) -> int:
+    """A yearly amount (22,000-69,000) fixed by the ad's id, which every copy of one ad
+    keeps until its pair is finished: two copies of one vacancy state one salary."""
+    return (22 + xxhash.xxh32_intdigest(str(posting.get("id") or "").encode()) % 48) * 1000
 
 
 HABITS = (

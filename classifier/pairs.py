@@ -37,7 +37,7 @@ from typing import Any
 
 from classifier import board_habits, mutations, stub_relays, variants
 from classifier.corpora import Ad
-from classifier.features import contract_comparison
+from classifier.features import contract_comparison, same_pay
 from classifier.fields import PostingFields, extract_fields
 from classifier.lexicon import ENGAGEMENT, STRONG_CONTRACT
 from indexer.minhash import estimate_jaccard, overlap_from_jaccard
@@ -222,7 +222,7 @@ def label_real(
     salary_differs = (
         a.salary is not None
         and b.salary is not None
-        and not (_close(a.salary[0], b.salary[0]) and _close(a.salary[1], b.salary[1]))
+        and not (same_pay(a.salary[0], b.salary[0]) and same_pay(a.salary[1], b.salary[1]))
     )
     markers_a = a.title_contract | a.description_contract
     markers_b = b.title_contract | b.description_contract
@@ -278,10 +278,6 @@ def _trigram_jaccard(a: str, b: str) -> float:
     grams = [set(word_ngram_hashes(tokenize(text), 3).tolist()) for text in (a, b)]
     union = grams[0] | grams[1]
     return len(grams[0] & grams[1]) / len(union) if union else 1.0
-
-
-def _close(x: float, y: float) -> bool:
-    return abs(x - y) <= 0.02 * max(abs(x), abs(y))
 
 
 class Synthesiser:
@@ -539,6 +535,7 @@ class Synthesiser:
             language=ad.language,
             employer_paragraphs=paragraphs,
             small_communes=self.small_communes,
+            pay=str(ad.document.get("salary") or "") or None,
         )
 
     def _donors(self, ad: Ad) -> mutations.Donors:

@@ -97,6 +97,53 @@ def test_salary_line_is_added_only_where_no_pay_is_stated() -> None:
     assert stated["description"].count("€") == DEVELOPER_FR["description"].count("€")
 
 
+def test_two_copies_of_one_ad_state_one_salary() -> None:
+    """Drawn afresh for each copy, the line gave one vacancy two salaries ("£46,000"
+    against "£31,000"): 108 re-posts of one training draw, 43 of them missed."""
+    no_pay = {**NURSE_EN, "description": "Join our ward team. " * 10}
+    no_pay.pop("salary", None)
+    lines = {
+        board_habits.drop_sentence_add_salary(no_pay, random.Random(seed), EN)["description"].split(
+            "\n"
+        )[-1]
+        for seed in range(8)
+    }
+    assert len(lines) == 1 and extract_fields({**no_pay, "description": lines.pop()}).salary
+
+
+def test_a_copy_that_left_the_salary_field_out_gains_no_other_salary() -> None:
+    """The ad states its pay in its field; the copy that lost the field (`restate_fields`)
+    still advertises that pay, so a line of another amount would contradict the other copy."""
+    copy = {**NURSE_EN, "description": "Join our ward team. " * 10}
+    copy.pop("salary", None)
+    ctx = variants.Context(language="en", pay="£24,907 - £30,615 per annum")
+    added = board_habits.drop_sentence_add_salary(copy, random.Random(2), ctx)
+    assert extract_fields(added).salary is None
+
+
+@pytest.mark.parametrize(
+    "salary",
+    [
+        "£43,000 per annum (£20 per hour)",
+        "£31,365 - £37,890 pa + £2,162 LW",
+        "£34,500.00 plus £5,000 Welcome Bonus",
+        "£11.20 per hour",
+        "£14.49 per hour with 20% night enhancement",
+        "£24,907 - £30,615 per annum",
+    ],
+)
+def test_a_restated_salary_is_the_same_pay(salary: str) -> None:
+    """`restate_fields` re-wrote "£38,890 - £44,503 pro rata + 5% HCAS" as "£38890 -
+    £44503 - £5 a year" and "£11.20 per hour" as "£11.20 a year": 146 re-posts of one draw
+    stated two salaries."""
+    pay = extract_fields({**NURSE_EN, "salary": salary}).salary
+    for seed in range(6):
+        ad = {**NURSE_EN, "salary": salary}
+        restated = variants.restate_fields(ad, random.Random(seed), EN)
+        if restated.get("salary"):
+            assert extract_fields(restated).salary == pay, restated["salary"]
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_other_contract_states_terms_on_both_sides(seed: int) -> None:
     donors = mutations.Donors(locations=(), titles=(), employers=())
