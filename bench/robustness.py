@@ -959,7 +959,20 @@ def intro_rewritten(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     return repost(ad, rng, description=new + rest)
 
 
+STATED_PAY = re.compile(
+    r"(?:(?:[£€$]|\b(?:EUR|GBP)\b)\s?\d[\d.,\s]*\d|\d[\d.,\s]*\d\s?(?:€|EUR|eur|euros?|GBP|£))"
+    r"(?:\s?(?:[-–]|to|à|bis)\s?(?:[£€$]\s?)?\d[\d.,\s]*\d(?:\s?(?:€|EUR|eur|euros?))?)?"
+)
+"""A currency amount (or range) an ad's text states: the pay a board's salary line restates."""
+
+
 def dropped_salary(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
+    """One sentence of the middle dropped and a salary line added, as a board shows the pay
+    of its structured field: the ad's salary field when it holds an amount, else the first
+    amount its text states, else (an ad stating no pay) an amount of the language's range.
+    Before 2026-12-07 an ad whose text stated its pay got a random amount too: "Atalgojums:
+    1748 EUR/mēnesī" in the text and "Atalgojums: 2 400 EUR bruto mēnesī" added, two pays
+    for one vacancy, which no board shows (16 of the 300 pairs at `--limit 100 --seed 13`)."""
     sents = sentences(ad.description)
     middle = [s for s in sents[1:-1] if 30 <= len(s) <= 300 and len(s) <= 0.2 * len(ad.description)]
     if len(sents) < 5 or not middle:
@@ -967,8 +980,11 @@ def dropped_salary(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     dropped = rng.choice(middle)
     text = ad.description.replace(dropped, "", 1)
     text = re.sub(r"[ \t]{2,}", " ", text).strip()
+    stated = STATED_PAY.search(ad.description)
     if ad.salary and re.search(r"\d", ad.salary):
         line = f"Salary: {ad.salary}"
+    elif stated:
+        line = f"Salary: {stated.group(0).strip()}"
     else:
         line = LANGS.get(ad.lang, LANGS["en"]).salary(rng)
     return repost(ad, rng, description=f"{text}\n\n{line}")
