@@ -497,7 +497,7 @@ def _restate_salary(salary: str, rng: random.Random) -> str:
         # A board restates the pay it was given: "£31,365 - £37,890 + £2,162 LW" or "£43,000
         # per annum (£20 per hour)" joined into one run of numbers, or "£11.20 per hour"
         # made "a year", is another salary (a draw of training pairs had 146 re-posts
-        # whose two salaries so disagreed, 13 of the model's 103 missed re-posts in 4,000).
+        # whose two salaries so disagreed).
         style = 2
     if style == 0:
         return " - ".join(f"{symbol}{v}" for v in values) + " a year"

@@ -137,11 +137,14 @@ def test_a_restated_salary_is_the_same_pay(salary: str) -> None:
     £44503 - £5 a year" and "£11.20 per hour" as "£11.20 a year": 146 re-posts of one draw
     stated two salaries."""
     pay = extract_fields({**NURSE_EN, "salary": salary}).salary
-    for seed in range(6):
+    checked = 0
+    for seed in range(40):
         ad = {**NURSE_EN, "salary": salary}
         restated = variants.restate_fields(ad, random.Random(seed), EN)
         if restated.get("salary"):
             assert extract_fields(restated).salary == pay, restated["salary"]
+            checked += 1
+    assert checked  # the salary was kept (restated or as written) on some seeds
 
 
 @pytest.mark.parametrize("seed", range(12))
