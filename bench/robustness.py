@@ -292,11 +292,16 @@ class Gazetteer:
 
     def neighbours(self, town: Town, same_county: bool) -> list[Town]:
         """Other towns of 2,000+ inhabitants 3-40 km away, nearest first (a different place
-        of work, close enough to share a labour market)."""
+        of work, close enough to share a labour market). A numbered district is part of a
+        city, not a town beside it: GeoNames lists Bucharest's six sectors ("Sector 6",
+        368,000 inhabitants, 7 km from the centre) as towns of their own, too populous for
+        `is_quarter`."""
         found = []
         for other in self.by_country.get(town.country, []):
             if other.population < 2000 or fold(town.name) in fold(other.name):
                 continue  # "Paris 13e Arrondissement", "Novi Zagreb": inside the town
+            if any(ch.isdigit() for ch in other.name):
+                continue  # "Sector 6", "Kreis 4": a city's numbered district
             if same_county and other.county != town.county:
                 continue
             distance = km(other, town.lat, town.lon)
