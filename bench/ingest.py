@@ -197,60 +197,77 @@ def run_peer(limit: int | None, source: Path | None = None) -> dict[str, Any]:
     )
 
 
-def whole_processes(
-    limit: int | None, rounds: int, baseline: Path | None = None
-) -> list[tuple[float, float, float, int]]:
+Round = tuple[float, float, float, int, float, float]
+"""One alternation: ours s, peer s, baseline s (NaN without one), postings, ours CPU s,
+baseline CPU s (NaN without one)."""
+
+
+def whole_processes(limit: int | None, rounds: int, baseline: Path | None = None) -> list[Round]:
     """`jobdedup ingest FILE` (fresh data dir, default workers) and the peer reading the same
     FILE, each a whole process from its start (imports, model and gazetteer load, reading
     the file) to its exit, alternated `rounds` times; with `baseline`, that checkout's
     `jobdedup ingest` of FILE too, in each round, before ours in every other one. Returns
-    (ours s, peer s, baseline s or NaN, postings) per round."""
+    a `Round` each: wall seconds, and the CPU seconds each `jobdedup ingest` used."""
     from bench.nhs import nhs_postings
 
     rows = nhs_postings(limit=limit)
-    results: list[tuple[float, float, float, int]] = []
+    results: list[Round] = []
     with tempfile.TemporaryDirectory(prefix="jobdedup-bench-") as tmp:
         source = Path(tmp) / "postings.jsonl"
         with source.open("w", encoding="utf-8") as handle:
             for row in rows:
                 handle.write(json.dumps(row, ensure_ascii=False) + "\n")
         for n in range(rounds):
-            before_s = float("nan")
+            before = (float("nan"), float("nan"))
             # The baseline goes first in every other round: neither code always runs
             # straight after the other.
             if baseline is not None and n % 2:
-                before_s = _ingest_seconds(baseline, source, Path(tmp) / f"before-{n}")
-            ours_s = _ingest_seconds(ROOT, source, Path(tmp) / f"index-{n}")
+                before = _ingest_seconds(baseline, source, Path(tmp) / f"before-{n}")
+            ours = _ingest_seconds(ROOT, source, Path(tmp) / f"index-{n}")
             if baseline is not None and not n % 2:
-                before_s = _ingest_seconds(baseline, source, Path(tmp) / f"before-{n}")
+                before = _ingest_seconds(baseline, source, Path(tmp) / f"before-{n}")
             peer_cmd = [sys.executable, __file__, "--side", "peer-file", "--source", str(source)]
             started = time.perf_counter()
             subprocess.run(peer_cmd, check=True, capture_output=True, cwd=ROOT)
             peer_s = time.perf_counter() - started
-            results.append((ours_s, peer_s, before_s, len(rows)))
+            results.append((ours[0], peer_s, before[0], len(rows), ours[1], before[1]))
     return results
 
 
-def _ingest_seconds(root: Path, source: Path, data: Path) -> float:
-    """Wall time of `python -m service.cli ingest SOURCE` of the checkout at `root` (first
-    on the module path, run from there) into the fresh directory `data`."""
+def _ingest_seconds(root: Path, source: Path, data: Path) -> tuple[float, float]:
+    """Wall and CPU (user + system, of the process and its workers) seconds of `python -m
+    service.cli ingest SOURCE` of the checkout at `root` (first on the module path, run from
+    there) into the fresh directory `data`. The CPU seconds are read beside the wall time
+    because this machine's speed moves from minute to minute (one baseline's rounds took
+    41.6-70.4 s in one run): CPU time is what the code costs, wall time what a user waits."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
     cmd = [sys.executable, "-m", "service.cli", "ingest", "--no-progress"]
     cmd += ["--data-dir", str(data), str(source)]
     env = {**os.environ, "PYTHONPATH": str(root)}
     started = time.perf_counter()
     subprocess.run(cmd, check=True, capture_output=True, cwd=root, env=env)
-    return time.perf_counter() - started
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - used.ru_utime) + (after.ru_stime - used.ru_stime)
+    return wall, cpu
 
 
-def _before_summary(rounds: list[tuple[float, float, float, int]]) -> str:
-    """Means and medians of this checkout's and the baseline's whole-process seconds."""
+def _before_summary(rounds: list[Round]) -> str:
+    """Means and medians of this checkout's and the baseline's whole-process seconds, and
+    the means of the CPU seconds they used."""
     ours = [r[0] for r in rounds]
     before = [r[2] for r in rounds]
     mean_ratio = float(np.mean(before)) / float(np.mean(ours))
+    ours_cpu, before_cpu = (
+        float(np.mean([r[4] for r in rounds])),
+        float(np.mean([r[5] for r in rounds])),
+    )
     return (
         f"against the baseline: this checkout mean {np.mean(ours):.1f} s, median "
         f"{np.median(ours):.1f} s; baseline mean {np.mean(before):.1f} s, median "
-        f"{np.median(before):.1f} s; rate ratio (this / baseline, means) {mean_ratio:.2f}x"
+        f"{np.median(before):.1f} s; rate ratio (this / baseline, means) {mean_ratio:.2f}x\n"
+        f"CPU seconds (user + system, means): this checkout {ours_cpu:.1f}, baseline "
+        f"{before_cpu:.1f}; ratio (baseline / this) {before_cpu / ours_cpu:.2f}x"
     )
 
 
@@ -333,14 +350,19 @@ def main() -> None:
     baseline = args.baseline_root
     print("Whole processes (`jobdedup ingest FILE` against the datasketch peer reading FILE):")
     extra = f" baseline {baseline} (s) | this / baseline |" if baseline else ""
+    extra += " this CPU (s) | baseline CPU (s) |" if baseline else ""
     print(
         "| round | jobdedup ingest (s) | peer (s) | jobdedup postings/s | peer postings/s"
         f" | ratio |{extra}"
     )
-    print("| --- | ---: | ---: | ---: | ---: | ---: |" + (" ---: | ---: |" if baseline else ""))
+    print(
+        "| --- | ---: | ---: | ---: | ---: | ---: |"
+        + (" ---: | ---: | ---: | ---: |" if baseline else "")
+    )
     rounds = whole_processes(args.limit, args.rounds, baseline)
-    for n, (ours_s, peer_s, before_s, count) in enumerate(rounds, 1):
+    for n, (ours_s, peer_s, before_s, count, ours_cpu, before_cpu) in enumerate(rounds, 1):
         against = f" {before_s:.1f} | {before_s / ours_s:.2f}x |" if baseline else ""
+        against += f" {ours_cpu:.1f} | {before_cpu:.1f} |" if baseline else ""
         print(
             f"| {n} | {ours_s:.1f} | {peer_s:.1f} | {count / ours_s:.0f} | {count / peer_s:.0f}"
             f" | {peer_s / ours_s:.2f}x |{against}"
