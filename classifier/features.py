@@ -47,7 +47,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 46
+FEATURE_VERSION = 47
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -170,6 +170,10 @@ FEATURE_VERSION = 46
 #     a bonus or an allowance ("the DBS disclosure which is £29.50"; `contacts._is_pay`),
 #     and two pays within `PAY_TOLERANCE` (6%) agree: salary_equal allows it,
 #     salary_log_ratio and salary_yearly_log_ratio count only the difference past it.
+# 47: a short text written in sentences is no stub (`indexer.stub_keys.LISTED_SHARE`: its
+#     phrases must hold half its words; a household's "Bonjour, nous cherchons ..." kept
+#     only "bonjour"), and the pay of a text leaves out the money the EURES languages name
+#     that is not pay (a meal card, a per diem, a sports allowance; `lexicon.NOT_PAY`).
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (

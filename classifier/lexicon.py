@@ -560,7 +560,7 @@ MONEY_MAGNITUDE = re.compile(
 """A magnitude word right after an amount ("£70 million", "€1.5bn", "2 Mio. €"): a budget,
 a turnover or a saving, never a salary."""
 NOT_PAY = re.compile(
-    r"\b\w*(?:bonus|prämie|zuschuss|kosten|gebühr|umsatz|budget)\w*\b"
+    r"\b\w*(?:bonus|prämie|zuschuss|kosten|gebühr|umsatz|budget|gutschein|toetus|h[üu]v[ei])\w*\b"
     r"|\b(?:costs?|fees?|charged?|disclosure|dbs|turnover|budgets?|revenues?|invest\w*"
     r"|fund(?:s|ed|ing)?|worth|capital|chiffre\s+d.affaires|umsatz|omzet|bonus(?:es)?"
     r"|primes?|relocation|allowances?|welcome|retention|golden\s+hello|referrals?"
@@ -569,9 +569,18 @@ NOT_PAY = re.compile(
     r"|payments?|deduct\w*|tickets?|discounts?|reduced|lump\s+sum|rewards?|moving"
     r"|accommodation|parking|membership|subscriptions?|loans?|deposit|hcas|supplements?"
     r"|weighting|high\s+cost|indemnit\w*|kilom\w*|mileage|achats?|cadeaux?|ch[eè]ques?"
-    r"|mutuelle|participation|int[ée]ressement)\b"
+    r"|mutuelle|participation|int[ée]ressement"
+    # the EURES languages: Spanish, Italian, Portuguese, Polish, Latvian, Estonian, Croatian,
+    # Romanian, Bulgarian
+    r"|bonos?|gastos|dietas|facturaci[oó]n|fatturato|fatura[çc][ãa]o|faturamento|obr[oó]t\w*"
+    r"|presupuesto|bilancio|or[çc]amento|bud[żz]et\w*|buget\w*|premi[oa]?|premi[ei]"
+    r"|pr[ée]mios?|pr[êe]mios?|pr[ēe]mij\w*|reembols\w*|rimbors\w*|subs[ií]dio\w*"
+    r"|indennit\w*|alojamiento|alojamento|alloggio|buoni|vales|lunch\w*|diurn\w*"
+    r"|nagrad\w*|izdevum\w*|boonus\w*|ваучер\w*)\b"
 )
 """Words of money a text names that is not the pay (a DBS check's fee, the trust's
 turnover, a welcome bonus, a share capital), German and Dutch compounds too
-("Willkommensbonus", "Reisekosten"): read in the clause around a currency amount
+("Willkommensbonus", "Reisekosten"), and in the other languages of the corpora (a meal
+card "karta lunchowa (450 pln netto)", a per diem "diurna de pana la 82 euro/zi", a sports
+allowance "50 eur sporditoetust kuus"): read in the clause around a currency amount
 (`contacts.pay`)."""

@@ -44,6 +44,15 @@ longer phrase only adds keys that match a title key whole, so a stub's sentence 
 aurez pour mission de nettoyer l'agence postale") finds nothing unless it is some ad's
 whole title."""
 
+LISTED_SHARE = 0.5
+"""Share of a short text's words its phrases must hold for it to be a stub, a list of
+phrases: the job centre's teasers hold 0.75-1.0 of theirs in phrases, while a household's
+short ad written in one long sentence after a greeting ("Bonjour, nous cherchons un/une
+assistant(e) maternel(le) agrée secteur bordeaux ... fin septembre.", 0.04) kept only
+"bonjour", which the other ad's text held too, and two households' ads read as a stub and
+its ad (`classifier.features._stub_phrases_in_text` 1.0): 6 of the French corpora's 100
+short texts were such sentences."""
+
 _SEPARATORS = re.compile(r"[,;:|\n•·]+")
 """What separates a stub's phrases. Not "/" nor "-": titles hold them ("Contrôleur /
 Contrôleuse", "Data Engineer - Lyon")."""
@@ -54,22 +63,31 @@ _NAMED_PREFIX = "stub-named\x1f"
 
 def stub_phrases(description: str) -> tuple[str, ...]:
     """The title keys (`normalise_title`) of a stub's phrases and of each two neighbouring
-    ones, in order, without repeats; () for a posting that is not a stub. A phrase is kept
-    if its key holds one to `PHRASE_MAX_WORDS` words, one word only if of four letters or
-    more (not "SAV")."""
+    ones, in order, without repeats; () for a posting that is not a stub: one of more than
+    `STUB_MAX_WORDS` words, or whose phrases hold less than `LISTED_SHARE` of its words
+    (sentences, not a list). A phrase is a part that `_is_phrase`."""
     if len(description.split()) > 2 * STUB_MAX_WORDS or len(tokenize(description)) > STUB_MAX_WORDS:
         return ()  # the first test, in C, spares tokenising every ordinary ad
     parts = _SEPARATORS.split(description)
+    listed = sum(len(key.split()) for key in map(normalise_title, parts) if _is_phrase(key))
+    if listed < LISTED_SHARE * len(normalise_title(description).split()):
+        return ()  # sentences: "Bonjour, nous cherchons un/une assistant(e) maternel(le) ..."
     # Two neighbouring parts read as one phrase too: a title may hold a comma itself
     # ("Betoneerija, betoonivalmistaja", "Data Engineer | Software Engineer").
     joined = [f"{a} {b}" for a, b in pairwise(parts)]
     phrases: dict[str, None] = {}
     for part in (*parts, *joined):
         key = normalise_title(part)
-        words = key.split()
-        if 2 <= len(words) <= PHRASE_MAX_WORDS or (len(words) == 1 and len(key) >= 4):
+        if _is_phrase(key):
             phrases.setdefault(key, None)
     return tuple(phrases)
+
+
+def _is_phrase(key: str) -> bool:
+    """Whether a part's title key reads as a title or keyword: one to `PHRASE_MAX_WORDS`
+    words, one word only if of four letters or more (not "SAV")."""
+    words = key.split()
+    return 2 <= len(words) <= PHRASE_MAX_WORDS or (len(words) == 1 and len(key) >= 4)
 
 
 def index_keys(bare: str, phrases: Iterable[str], title_key: str = "") -> list[int]:

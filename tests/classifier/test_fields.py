@@ -116,6 +116,10 @@ def test_salary(salary: str, description: str, expected: tuple[float, float] | N
         ("Des indemnités kilométriques à 0,47 € par kilomètre.", None),
         ("Société par actions simplifiée au capital de 37 000 €.", None),
         ("Sie erhalten einen Willkommensbonus von 3000 EUR.", None),
+        ("Benefity: karta lunchowa ładowana co miesiąc (450 PLN netto).", None),
+        ("Diurna de pana la 82 euro/zi de la iesirea din tara.", None),
+        ("Pakume 50 EUR sporditoetust kuus.", None),
+        ("Dodatnih 1000 EUR neto prigodnih nagrada godišnje.", None),
         # the pay beside them is still read, with what the text adds to it
         (
             "Salary: £30,615 per annum. The DBS disclosure costs £29.50, saving the NHS "
@@ -125,6 +129,10 @@ def test_salary(salary: str, description: str, expected: tuple[float, float] | N
         ("Salaire : 13.05 EUR /h + primes + 13e mois.", (13.05, 13.05)),
         ("Rémunération : 1900 € bruts / intéressement en plus.", (1900.0, 1900.0)),
         ("Salary £34,500 plus a £5,000 welcome bonus.", (34500.0, 34500.0)),
+        (
+            "Atalgojums 1800 EUR/mēnesī; ceļa izdevumu kompensāciju 75 EUR.",
+            (1800.0, 1800.0),
+        ),
         ("Pay: £36,500 per annum. Reimbursement of PIN, free DBS.", (36500.0, 36500.0)),
         ("Indemnités kilométriques (0,55 €/km) et tickets restaurant (6 € par jour).", None),
         (

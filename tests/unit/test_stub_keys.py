@@ -53,6 +53,17 @@ def test_short_or_long_phrases_are_not_titles() -> None:
     assert stub_phrases(f"SAV, {long}") == ()
 
 
+def test_a_short_ad_written_in_sentences_is_no_stub() -> None:
+    """A household's ad of a greeting and one long sentence kept only "bonjour" as a
+    phrase, which another household's ad held too: read as a stub and its ad."""
+    sentence = (
+        "Bonjour, nous cherchons un/une assistant(e) maternel(le) agréée secteur Bordeaux "
+        "Caudéran pour début décembre pour une petite fille qui va naître fin septembre."
+    )
+    assert stub_phrases(sentence) == ()
+    assert stub_phrases("Bonjour, Boulanger, Autonomie, Travail en équipe") != ()
+
+
 def test_an_ordinary_ad_has_no_phrases() -> None:
     text = " ".join(["mot"] * (STUB_MAX_WORDS + 1))
     assert stub_phrases(text) == ()
