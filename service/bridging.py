@@ -23,6 +23,7 @@ from typing import Any
 
 from classifier.gazetteer import resolve
 from classifier.kinds import PARTIAL_RATIO
+from classifier.stated_place import near
 from indexer.review import pair_key
 from indexer.store import StoredPosting
 
@@ -83,6 +84,31 @@ def placed_within(location: object, document: Mapping[str, Any]) -> bool:
     if outer_place is None or inner_place is None or outer_place.key == inner_place.key:
         return False
     return outer_place.key in inner_place.within
+
+
+def through_wider_place(
+    document: Mapping[str, Any],
+    match_document: Mapping[str, Any],
+    told_apart: Sequence[Mapping[str, Any]],
+) -> bool:
+    """Whether a posting (`document`) would join its match's cluster only through a match
+    listed at a wider place (a département, a region, a country holding the posting's
+    town) while the posting was told apart from a member of that cluster listed at another
+    place, away from its own (`told_apart`: the documents of those members, each scored
+    under the threshold and neither a snippet of the other). A wide listing states no
+    place of work, so it matches the ads of every town, and single-link clustering then
+    joins towns that were compared and told apart: in the French corpora three households'
+    "Garde d'enfant à domicile (H/F)" ads at Bordeaux, listed "France" and at
+    Marcq-en-Barœul were one cluster, Marcq's ad joined through the "France" one (0.475)
+    after scoring Bordeaux's 0.014. The posting then opens a cluster of its own."""
+    if not told_apart or not placed_within(match_document.get("location"), document):
+        return False
+    here = resolve(str(document.get("location") or ""))
+    for other in told_apart:
+        there = resolve(str(other.get("location") or ""))
+        if here is not None and there is not None and not near(here, there):
+            return True
+    return False
 
 
 def label_pairs(postings: Sequence[StoredPosting]) -> list[tuple[str, str]]:

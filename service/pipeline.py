@@ -51,7 +51,13 @@ from indexer.store import (
     StoreUnavailable,
     WriteSet,
 )
-from service.bridging import label_pairs, placed_within, scored_under, unbridged
+from service.bridging import (
+    label_pairs,
+    placed_within,
+    scored_under,
+    through_wider_place,
+    unbridged,
+)
 from service.cluster_policy import (
     ClusterPlan,
     First,
@@ -620,7 +626,8 @@ class Deduplicator:
             self.merge_threshold,
         )
         best = None if choice.best_score is None else round(choice.best_score, 6)
-        if choice.match is None:
+
+        def new() -> tuple[Decision, list[Merge]]:
             return (
                 Decision(
                     id=prepared.id,
@@ -633,11 +640,16 @@ class Deduplicator:
                 ),
                 [],
             )
+
+        if choice.match is None:
+            return new()
         by_id = {c.posting.id: c for c in candidates}
         match = by_id[choice.match.id]
         if not match.posting.document:  # the type needs the location; fetched if not yet
             full = self.store.get_posting(match.posting.id)
             match = match if full is None else Candidate(full, match.jaccard, match.overlap)
+        if self._through_wider_place(prepared, match, candidates, scores):
+            return new()
         linked = {match.posting.cluster_id}
         linkers = [by_id[s.id] for s in choice.linkers]
         linked |= self._unbridged_clusters(prepared, match, linkers, candidates)
@@ -654,6 +666,35 @@ class Deduplicator:
             ),
             _merges(clusters, prepared.id),
         )
+
+    def _through_wider_place(
+        self,
+        prepared: PreparedPosting,
+        match: Candidate,
+        candidates: Sequence[Candidate],
+        scores: Sequence[float],
+    ) -> bool:
+        """Whether the posting reaches its match's cluster only through a match listed at a
+        wider place, having told apart a member of that cluster listed elsewhere
+        (`service.bridging.through_wider_place`). A member scored low that is shorter or
+        longer enough to be a snippet still counts as told apart when the two share little
+        text (estimated overlap under `CONTAINMENT_MIN_OVERLAP`; a snippet's with its full
+        ad is near 1): two households' short ads are not a snippet of each other. Reads the
+        members' documents only when the match's listing holds the posting's."""
+        if not placed_within(match.posting.document.get("location"), prepared.document):
+            return False
+        score_of = {c.posting.id: s for c, s in zip(candidates, scores, strict=True)}
+        told_apart = []
+        for companion in _companions(candidates, match):
+            if score_of[companion.posting.id] >= self.scorer.threshold:
+                continue
+            if _partial_pair(prepared, companion) and companion.overlap >= CONTAINMENT_MIN_OVERLAP:
+                continue  # a snippet scores low against its own full ad; it shares its text
+            full = companion.posting
+            if not full.document:
+                full = self.store.get_posting(full.id) or full
+            told_apart.append(full.document)
+        return through_wider_place(prepared.document, match.posting.document, told_apart)
 
     def _unbridged_clusters(
         self,

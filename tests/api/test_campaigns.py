@@ -117,3 +117,49 @@ def test_a_copy_merges_no_town_told_apart_from_a_member_it_never_saw(client: Tes
         d["id"]: client.get(f"/postings/{d['id']}").json()["cluster_id"] for d in (first, second)
     }
     assert clusters["pe-1"] != clusters["pe-2"]
+
+
+HOUSEHOLDS = {
+    "33 - BORDEAUX": (
+        "Bonjour, nous cherchons un/une assistant(e) maternel(le) agréée secteur bordeaux "
+        "caudéran pour début décembre pour une petite fille qui va naître fin septembre."
+    ),
+    "France": (
+        "Bonjour,\nbientôt parents, nous recherchons un/une assistant(e) maternel(le) agréée "
+        "pour notre futur petit prince, à compter de juin.\nnous habitons près de la mairie "
+        "d'arras et travaillons à saint laurent blangy."
+    ),
+    "59 - MARCQ EN BAROEUL": (
+        "Bonjour.\nnous sommes deux parents d'enfants de 2 ans et 6 ans. nous avons besoin "
+        "d'une personne de confiance qui pourra récupérer notre fils à 16h15 chez un/une "
+        "assistant(e) maternel(le) du secteur et qui ira récupérer ma fille à l'école à 16h50 "
+        "jusqu'à notre retour à 20h15 le lundi, mardi, jeudi et vendredi.\nmerci aux "
+        "personnes que ça peut intéresser."
+    ),
+}
+
+
+def test_an_ad_listed_at_the_country_links_no_town_to_one_told_apart(client: TestClient) -> None:
+    """Three households' short ads under one title and "employer": Bordeaux's, one listed
+    "France" that scores high against it (the country holds every town; the French
+    corpora joined them at 0.618), and Marcq-en-Barœul's, told apart from Bordeaux's but
+    matching the "France" ad. Marcq's ad must not join Bordeaux's through it (the French
+    export made one cluster of the three)."""
+
+    def ad(number: int, location: str) -> dict[str, Any]:
+        return {
+            "id": f"pe-{number}",
+            "title": "Garde d'enfant à domicile (H/F)",
+            "company": "Particulier Employeur",
+            "description": HOUSEHOLDS[location],
+            "location": location,
+            "posted_at": "2020-04-05",
+        }
+
+    bordeaux = dedup(client, ad(1, "33 - BORDEAUX"))
+    france = dedup(client, ad(2, "France"))
+    marcq = dedup(client, ad(3, "59 - MARCQ EN BAROEUL"))
+    assert france["cluster_id"] == bordeaux["cluster_id"]  # the country's ad joined a town
+    scores = {c["id"]: c["score"] for c in marcq["candidates"]}
+    assert scores["pe-1"] < scores["pe-2"], scores  # told Bordeaux apart, matched "France"
+    assert marcq["cluster_id"] != bordeaux["cluster_id"], marcq

@@ -13,6 +13,7 @@ from service.bridging import (
     placed_within,
     recorded_score,
     scored_under,
+    through_wider_place,
     unbridged,
 )
 
@@ -109,3 +110,18 @@ def test_placed_within_is_strict_containment_of_the_other_posting() -> None:
     assert not placed_within(None, {"location": "Lyon"})
     assert not placed_within("France", {})
     assert not placed_within("France", {"location": 7})
+
+
+def test_a_wide_listing_links_no_posting_to_a_town_it_told_apart() -> None:
+    """Marcq's ad joins the "France" ad's cluster only if no member of it that Marcq's ad
+    told apart lies away from Marcq (Bordeaux does; Lille, 10 km, does not: a board's
+    commune for one place of work); a match at a town holds no other town."""
+    marcq = {"location": "59 - MARCQ EN BAROEUL"}
+    france, lille = {"location": "France"}, {"location": "59 - LILLE"}
+    bordeaux = {"location": "33 - BORDEAUX"}
+    assert through_wider_place(marcq, france, [bordeaux])
+    assert through_wider_place(marcq, {"location": "Hauts-de-France"}, [lille, bordeaux])
+    assert not through_wider_place(marcq, france, [lille])
+    assert not through_wider_place(marcq, france, [])
+    assert not through_wider_place(marcq, lille, [bordeaux])  # the match names a town
+    assert not through_wider_place(marcq, france, [{"location": "Nowhere Land"}])
