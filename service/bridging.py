@@ -86,27 +86,27 @@ def placed_within(location: object, document: Mapping[str, Any]) -> bool:
     return outer_place.key in inner_place.within
 
 
-def through_wider_place(
-    document: Mapping[str, Any],
-    match_document: Mapping[str, Any],
-    told_apart: Sequence[Mapping[str, Any]],
+def told_apart_elsewhere(
+    document: Mapping[str, Any], told_apart: Sequence[Mapping[str, Any]]
 ) -> bool:
-    """Whether a posting (`document`) would join its match's cluster only through a match
-    listed at a wider place (a département, a region, a country holding the posting's
-    town) while the posting was told apart from a member of that cluster listed at another
-    place, away from its own (`told_apart`: the documents of those members, each scored
-    under the threshold and neither a snippet of the other). A wide listing states no
-    place of work, so it matches the ads of every town, and single-link clustering then
-    joins towns that were compared and told apart: in the French corpora three households'
-    "Garde d'enfant à domicile (H/F)" ads at Bordeaux, listed "France" and at
-    Marcq-en-Barœul were one cluster, Marcq's ad joined through the "France" one (0.475)
-    after scoring Bordeaux's 0.014. The posting then opens a cluster of its own."""
-    if not told_apart or not placed_within(match_document.get("location"), document):
-        return False
+    """Whether one of the postings `told_apart` from a posting (`document`; their documents,
+    each scored under the threshold and no snippet of it) is listed away from it: neither
+    place holds the other nor lies within 25 km (`stated_place.near`).
+
+    The deduplicator asks it when a posting would join its match's cluster through a match
+    listed at a wider place (`placed_within`: a département, a region, a country holding
+    the posting's town). A wide listing states no place of work, so it matches the ads of
+    every town, and single-link clustering then joins towns that were compared and told
+    apart: in the French corpora three households' "Garde d'enfant à domicile (H/F)" ads
+    at Bordeaux, listed "France" and at Marcq-en-Barœul were one cluster, Marcq's ad joined
+    through the "France" one (0.475) after scoring Bordeaux's 0.014. The posting then
+    opens a cluster of its own."""
     here = resolve(str(document.get("location") or ""))
+    if here is None:
+        return False
     for other in told_apart:
         there = resolve(str(other.get("location") or ""))
-        if here is not None and there is not None and not near(here, there):
+        if there is not None and not near(here, there):
             return True
     return False
 

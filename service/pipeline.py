@@ -55,7 +55,7 @@ from service.bridging import (
     label_pairs,
     placed_within,
     scored_under,
-    through_wider_place,
+    told_apart_elsewhere,
     unbridged,
 )
 from service.cluster_policy import (
@@ -675,12 +675,13 @@ class Deduplicator:
         scores: Sequence[float],
     ) -> bool:
         """Whether the posting reaches its match's cluster only through a match listed at a
-        wider place, having told apart a member of that cluster listed elsewhere
-        (`service.bridging.through_wider_place`). A member scored low that is shorter or
-        longer enough to be a snippet still counts as told apart when the two share little
-        text (estimated overlap under `CONTAINMENT_MIN_OVERLAP`; a snippet's with its full
-        ad is near 1): two households' short ads are not a snippet of each other. Reads the
-        members' documents only when the match's listing holds the posting's."""
+        wider place (`service.bridging.placed_within`), having told apart a member of that
+        cluster listed elsewhere (`service.bridging.told_apart_elsewhere`). A member scored
+        low that is shorter or longer enough to be a snippet still counts as told apart when
+        the two share little text (estimated overlap under `CONTAINMENT_MIN_OVERLAP`; a
+        snippet's with its full ad is near 1): two households' short ads are not a snippet
+        of each other. Reads the members' documents only when the match's listing holds the
+        posting's."""
         if not placed_within(match.posting.document.get("location"), prepared.document):
             return False
         score_of = {c.posting.id: s for c, s in zip(candidates, scores, strict=True)}
@@ -694,7 +695,7 @@ class Deduplicator:
             if not full.document:
                 full = self.store.get_posting(full.id) or full
             told_apart.append(full.document)
-        return through_wider_place(prepared.document, match.posting.document, told_apart)
+        return told_apart_elsewhere(prepared.document, told_apart)
 
     def _unbridged_clusters(
         self,

@@ -13,7 +13,7 @@ from service.bridging import (
     placed_within,
     recorded_score,
     scored_under,
-    through_wider_place,
+    told_apart_elsewhere,
     unbridged,
 )
 
@@ -112,16 +112,20 @@ def test_placed_within_is_strict_containment_of_the_other_posting() -> None:
     assert not placed_within("France", {"location": 7})
 
 
-def test_a_wide_listing_links_no_posting_to_a_town_it_told_apart() -> None:
-    """Marcq's ad joins the "France" ad's cluster only if no member of it that Marcq's ad
-    told apart lies away from Marcq (Bordeaux does; Lille, 10 km, does not: a board's
-    commune for one place of work); a match at a town holds no other town."""
-    marcq = {"location": "59 - MARCQ EN BAROEUL"}
-    france, lille = {"location": "France"}, {"location": "59 - LILLE"}
+def test_a_posting_told_apart_from_a_member_listed_elsewhere() -> None:
+    """Marcq's ad, matching an ad listed "France", told Bordeaux's apart: a member listed
+    away from Marcq (Lille, 10 km, is a board's commune for one place of work). The same in
+    Britain: a Leeds ad told apart from a Bristol one, joining through "England"."""
+    marcq, lille = {"location": "59 - MARCQ EN BAROEUL"}, {"location": "59 - LILLE"}
     bordeaux = {"location": "33 - BORDEAUX"}
-    assert through_wider_place(marcq, france, [bordeaux])
-    assert through_wider_place(marcq, {"location": "Hauts-de-France"}, [lille, bordeaux])
-    assert not through_wider_place(marcq, france, [lille])
-    assert not through_wider_place(marcq, france, [])
-    assert not through_wider_place(marcq, lille, [bordeaux])  # the match names a town
-    assert not through_wider_place(marcq, france, [{"location": "Nowhere Land"}])
+    assert placed_within("France", marcq) and placed_within("Hauts-de-France", marcq)
+    assert told_apart_elsewhere(marcq, [bordeaux])
+    assert told_apart_elsewhere(marcq, [lille, bordeaux])
+    assert not told_apart_elsewhere(marcq, [lille])
+    assert not told_apart_elsewhere(marcq, [])
+    assert not told_apart_elsewhere(marcq, [{"location": "Nowhere Land"}])
+    assert not told_apart_elsewhere({"location": "Nowhere Land"}, [bordeaux])
+    leeds = {"location": "Leeds, LS9 7TF"}
+    assert placed_within("England", leeds)
+    assert told_apart_elsewhere(leeds, [{"location": "Bristol, BS1 2LX"}])
+    assert not told_apart_elsewhere(leeds, [{"location": "Wakefield"}])  # 14 km

@@ -61,6 +61,11 @@ def test_a_short_ad_written_in_sentences_is_no_stub() -> None:
         "Caudéran pour début décembre pour une petite fille qui va naître fin septembre."
     )
     assert stub_phrases(sentence) == ()
+    english = (
+        "Hello, we are a family of four looking for a nanny to collect our two children "
+        "from school every weekday and cook their tea until we get home."
+    )
+    assert stub_phrases(english) == ()
     assert stub_phrases("Bonjour, Boulanger, Autonomie, Travail en équipe") != ()
 
 
