@@ -8,6 +8,13 @@ expression as py3langid's `_sparse_score`, so every probability is bit-identical
 (tests/unit/test_kernels.py compares them). Everything else (encoding, normalisation, aliases,
 the answer) is py3langid's own code.
 
+The restricted table is kept row-major in float32 (`set_languages`): py3langid slices its
+float16 table by column, which leaves it column-major, so gathering one feature's row reads
+45 cache lines and the product converts float16 on the fly. Both conversions are exact
+(float16 values are float32 values) and the product stays float32, so the scores stay
+bit-identical (3,000 NHS openings compared) at 30 µs instead of 66 µs per opening, for 9 MB
+more memory (18 MB in all).
+
 Imported only when the model is built or read back (`indexer.language`), never at start-up.
 """
 
@@ -32,11 +39,34 @@ class CompiledIdentifier(LanguageIdentifier):  # type: ignore[misc]  # py3langid
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._automaton = (
+        self._automaton = self._arrays()
+
+    def _arrays(self) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.int64], Any]:
+        """The automaton as the kernel reads it: a view of py3langid's own transition bytes
+        (38 MB) and the two small tables as arrays."""
+        return (
             np.frombuffer(self.tk_nextmove, dtype=np.uint32),
             np.asarray(self._rowbase, dtype=np.int64),
             np.asarray(self.tk_output, dtype=np.int32),
         )
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        """The slots without `_automaton`, rebuilt on load (`__setstate__`): pickled, its view
+        was a second copy of the transitions in the disk cache and in every loading process
+        (121 MB of cache file before, 82 MB after)."""
+        _, slots = super().__getstate__()
+        return None, {name: value for name, value in slots.items() if name != "_automaton"}
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        for name, value in state[1].items():
+            object.__setattr__(self, name, value)
+        self._automaton = self._arrays()
+
+    def set_languages(self, langs: list[str] | None = None) -> None:
+        """py3langid's restriction, its table then made row-major float32 (see above)."""
+        super().set_languages(langs)
+        table = np.ascontiguousarray(super().__getattribute__("nb_ptc"), dtype=np.float32)
+        object.__setattr__(self, "nb_ptc", table)  # a slot of py3langid's class
 
     def _raw_score(self, text: bytes) -> npt.NDArray[np.float32]:
         features, counts = dfa_visits(*self._automaton, text, _seen(len(self.nb_ptc)))

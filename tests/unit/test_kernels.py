@@ -4,6 +4,7 @@ Python byte walk computed them."""
 
 from __future__ import annotations
 
+import pickle
 import re
 import threading
 
@@ -117,6 +118,21 @@ def test_language_answers_of_any_text_are_py3langids(
 ) -> None:
     python, compiled = identifiers
     assert compiled.classify(text) == python.classify(text)
+
+
+def test_the_pickled_identifier_scores_bit_for_bit_and_shares_its_automaton(
+    identifiers: tuple[LanguageIdentifier, CompiledIdentifier],
+) -> None:
+    """The disk cache holds the identifier pickled without its automaton's arrays, rebuilt
+    on load as views of the model's own transitions (not a second copy of them)."""
+    python, compiled = identifiers
+    loaded = pickle.loads(pickle.dumps(compiled, protocol=pickle.HIGHEST_PROTOCOL))
+    assert loaded._automaton[0].base.obj is loaded.tk_nextmove  # a view, not a copy
+    assert loaded.nb_ptc.flags["C_CONTIGUOUS"] and loaded.nb_ptc.dtype == np.float32
+    for text in TEXTS:
+        encoded = python._encode(text)
+        assert loaded._raw_score(encoded).tobytes() == python._raw_score(encoded).tobytes()
+        assert loaded.classify(text) == python.classify(text)
 
 
 def test_threads_walking_at_once_get_their_own_answers(
