@@ -19,6 +19,7 @@ from indexer.minhash import SketchParams
 from indexer.store import (
     CandidateQuery,
     IncompatibleIndex,
+    Merge,
     StoredPosting,
     StoreError,
     StoreUnavailable,
@@ -558,7 +559,7 @@ def test_a_rolled_back_batch_keeps_a_deleted_posting_loaded_during_it(tmp_path: 
         store.close()
 
 
-def _failing_insert(*_: object) -> str:
+def _failing_insert(*_: object) -> tuple[str, bool]:
     raise sqlite3.IntegrityError("injected: the posting's insert fails")
 
 
@@ -704,3 +705,64 @@ def test_a_layout_7_index_gains_the_language_column(tmp_path: Path) -> None:
         assert version[0] == "9"
     finally:
         conn.close()
+
+
+def test_clusters_opened_at_insert_match_a_full_refresh(tmp_path: Path) -> None:
+    """`insert_posting` writes the row of a cluster a posting opens itself and skips its
+    refresh: after any sequence of writes (new postings, updates moving a posting, several
+    postings in one write, merges, deletions) every cluster row, canonical flag and
+    statistics count equals what refreshing every cluster from its members gives."""
+    from indexer.stores.sqlite.writes import refresh_cluster
+
+    rng = random.Random(7)
+    path = tmp_path / "index.sqlite3"
+    store = SqliteStore(path, PARAMS)
+    sources = [None, "board-a", "board-b"]
+
+    def some_posting(pid: str) -> StoredPosting:
+        return replace(
+            posting(pid, cluster=rng.choice([pid, f"c{rng.randrange(4)}"])),
+            posted_at=T0 + timedelta(days=rng.randrange(5)),
+            source=rng.choice(sources),
+        )
+
+    def tables() -> tuple[list[Any], ...]:
+        conn = sqlite3.connect(path)
+        try:
+            return tuple(
+                conn.execute(sql).fetchall()
+                for sql in (
+                    "SELECT * FROM clusters ORDER BY id",
+                    "SELECT id, canonical FROM postings ORDER BY id",
+                    "SELECT * FROM stats_by_source WHERE n != 0 ORDER BY 1, 2, 3, 4",
+                )
+            )
+        finally:
+            conn.close()
+
+    try:
+        ids: list[str] = []
+        for step in range(60):
+            upserts: list[tuple[StoredPosting, list[int]]] = []
+            for _ in range(rng.choice([1, 1, 2, 3])):
+                pid = rng.choice(ids) if ids and rng.random() < 0.3 else f"p{step}-{len(upserts)}"
+                upserts.append((some_posting(pid), [rng.randrange(6)]))
+                ids.append(pid)
+            clusters = [row[0] for row in tables()[0]]
+            merges = []
+            if len(clusters) > 1 and rng.random() < 0.2:
+                absorbed, survivor = rng.sample(clusters, 2)
+                merges.append(Merge(absorbed=absorbed, survivor=survivor, posting_id="x"))
+            deletions = [rng.choice(ids)] if ids and rng.random() < 0.2 else []
+            store.apply(WriteSet(upserts=upserts, merges=merges, deletions=deletions))
+            written = tables()
+            conn = sqlite3.connect(path)
+            try:
+                with conn:
+                    for (cluster_id,) in conn.execute("SELECT DISTINCT cluster_id FROM postings"):
+                        refresh_cluster(conn, cluster_id)
+            finally:
+                conn.close()
+            assert tables() == written, f"step {step}"
+    finally:
+        store.close()

@@ -146,11 +146,11 @@ INSERT_POSTING = (
     f"INSERT INTO postings (rid, {', '.join(FIELDS)}, band_keys, duplicate_type, score,"
     " canonical)"
     f" VALUES (:rid, {', '.join(':' + name for name in FIELDS)}, :band_keys, :duplicate_type,"
-    " :score, NOT EXISTS (SELECT 1 FROM clusters WHERE id = :cluster_id))"
+    " :score, :canonical)"
 )
-"""The `canonical` flag is guessed at insert (the first posting of a new cluster is its
-canonical), so `refresh_cluster` rarely flips it: each flip rewrites the statistics counts
-through the update trigger (2 removals and 2 additions more)."""
+"""The `canonical` flag is set at insert (the posting that opens a cluster is its canonical:
+`writes.insert_posting`), so `refresh_cluster` rarely flips it: each flip rewrites the
+statistics counts through the update trigger (2 removals and 2 additions more)."""
 SOURCES_SEPARATOR = "\x1f"
 """Joins a cluster's sorted distinct sources in `clusters.sources` (a unit separator: no
 board name holds one)."""

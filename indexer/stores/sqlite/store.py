@@ -845,7 +845,9 @@ class SqliteStore:
             touched.add(merge_clusters(conn, merge.absorbed, merge.survivor, merge.posting_id))
         for posting, keys in changes.upserts:
             touched.update(remove_posting(conn, bands, posting.id))
-            touched.add(insert_posting(conn, bands, self._codec, posting, keys))
+            cluster_id, opened = insert_posting(conn, bands, self._codec, posting, keys)
+            if not opened:  # an opened cluster's row is written; only another change alters it
+                touched.add(cluster_id)
         for cluster_id in sorted(touched):
             refresh_cluster(conn, cluster_id)
 
