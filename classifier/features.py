@@ -952,8 +952,10 @@ def _log_ratio(a: tuple[float, float] | None, b: tuple[float, float] | None) -> 
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    union = len(a | b)
-    return len(a & b) / union if union else NAN
+    """|A ∩ B| / |A ∪ B|, the union counted, not built (two sets of a few hundred words)."""
+    shared = len(a & b)
+    union = len(a) + len(b) - shared
+    return shared / union if union else NAN
 
 
 def _covered(words: frozenset[str], text_tokens: frozenset[str]) -> float:

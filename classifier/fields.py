@@ -272,7 +272,7 @@ def extract_fields(
         ),
         company_key=company_key,
         company_tokens=frozenset(company_key.split()) - lx.GENERIC_COMPANY_WORDS,
-        client_voice=lx.CLIENT_VOICE.search(padded) is not None,
+        client_voice=lx.client_voice(padded, token_set),
         location_key=normalise_location(location),
         location_tokens=places,
         towns=_towns(places, stop),

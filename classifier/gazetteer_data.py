@@ -15,7 +15,7 @@ import gettext
 import re
 from array import array
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -278,6 +278,15 @@ def norm(text: str) -> str:
     if not _TOKEN_MAP.keys() & words:
         return " ".join(words)
     return " ".join(_TOKEN_MAP.get(w, w) for w in words)
+
+
+def norm_each(words: Collection[str]) -> set[str]:
+    """`norm` of each of `words`: a lower-case ASCII word without an abbreviation ("saint")
+    is its own form, so only the others are folded (a text's few hundred words in
+    `stated_place.site_name`, where folding each cost a tenth of the field extraction)."""
+    same = {w for w in words if w.isascii() and w.islower() and w.isalpha()}
+    folded = {norm(w) for w in words if w not in same or w in _TOKEN_MAP}
+    return (same - _TOKEN_MAP.keys()) | folded
 
 
 @cache

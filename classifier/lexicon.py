@@ -399,6 +399,23 @@ employer's own customers, and "working with a client group", "a client centred a
 (6 of the 18 NHS ads the pattern first read) are a care team's words; 12 NHS ads are read
 now, one of them wrongly ("with a client focus")."""
 
+CLIENT_VOICE_WORDS = frozenset(
+    {"client", "clients", "cliente", "employeur", "compte", "kunden", "mandanten", "kunde"}
+    | {"mandant", "opdrachtgever", "klant", "conto", "klient", "klienta", "klientem"}
+    | {"klientowi", "kund", "uppdragsgivare"}
+)
+"""A word every phrase of `CLIENT_VOICE` holds (tests/unit/test_lexicon_gates.py generates
+the phrases from the pattern): a text without one is not searched. The search tries its
+thirty branches at every space of the text, 53 µs of the 1.05 ms a 2,000-ad NHS extraction
+takes, and most texts hold none of these words."""
+
+
+def client_voice(padded: str, tokens: frozenset[str]) -> bool:
+    """Whether `padded` (cleaned words, space-padded; `tokens` its words) speaks of an end
+    client (`CLIENT_VOICE`)."""
+    return not CLIENT_VOICE_WORDS.isdisjoint(tokens) and CLIENT_VOICE.search(padded) is not None
+
+
 # --- places ----------------------------------------------------------------------------------
 
 REMOTE = re.compile(

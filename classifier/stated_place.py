@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from classifier import contacts, gazetteer
 from classifier import lexicon as lx
-from classifier.gazetteer_data import norm
+from classifier.gazetteer_data import norm, norm_each
 
 _CUE = re.compile(
     r"(?:"
@@ -504,7 +504,7 @@ def site_name(name: str, text: str, after: str = "") -> str:
         return ""  # "Various", "City Campus": the text's words need not be read
     # an address writes a name in lower case ("paul.selby@addenbrookes.nhs.uk"): not prose
     prose = contacts.without_addresses(text)
-    lower = {norm(word) for word in set(_LETTERS.findall(prose)) if word.islower()}
+    lower = norm_each({word for word in set(_LETTERS.findall(prose)) if word.islower()})
     return normalised if any(word not in lower for word in candidates) else ""
 
 
