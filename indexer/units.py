@@ -56,6 +56,12 @@ class UnitProfile:
     owners: npt.NDArray[np.intp]
     distinct: int
     """Distinct shingles of all units (the shingle count when every unit is kept)."""
+    job: npt.NDArray[np.bool_]
+    """Which units are job-specific (`indexer.sections.JOB_SECTIONS`)."""
+    per_unit: npt.NDArray[np.intp]
+    """Shingles each unit owns. `job` and `per_unit` are what `keep_units` weighs at every
+    boilerplate verdict, made once with the profile (in a preparation process when `ingest`
+    has one) rather than in the deciding process at each verdict."""
 
 
 def shingle_tokens(tokens: Sequence[str]) -> list[str]:
@@ -80,12 +86,15 @@ def profile_units(units: Sequence[Unit], params: SketchParams) -> UnitProfile:
         shingles, owners = _stream_shingles(per_unit, params.shingle_size)
     else:
         shingles, owners = _unit_shingles(per_unit, params)
+    sections = tuple(u.section for u in units)
     return UnitProfile(
-        sections=tuple(u.section for u in units),
+        sections=sections,
         mins=_unit_minimums(shingles, owners, len(units), params),
         shingles=shingles,
         owners=owners,
         distinct=distinct_count(shingles),
+        job=np.array([s in JOB_SECTIONS for s in sections], dtype=bool),
+        per_unit=np.bincount(owners, minlength=len(units))[: len(units)],
     )
 
 
@@ -146,8 +155,7 @@ def keep_units(profile: UnitProfile, boilerplate: Sequence[bool]) -> npt.NDArray
     if not count:
         return np.zeros(0, dtype=bool)
     boiler = np.asarray(boilerplate, dtype=bool)
-    per_unit = np.bincount(profile.owners, minlength=count)[:count]
-    job = np.array([s in JOB_SECTIONS for s in profile.sections], dtype=bool)
+    per_unit, job = profile.per_unit, profile.job
     core: npt.NDArray[np.bool_] = job & ~boiler
     core_shingles = int(per_unit[core].sum())
     if core_shingles >= max(MIN_CORE_SHINGLES, MIN_CORE_SHARE * int(per_unit.sum())):
