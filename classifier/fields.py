@@ -414,6 +414,13 @@ class _PhraseTable:
     firsts: frozenset[str]
     numbered: re.Pattern[str] | None
     numbered_words: frozenset[str]
+    numbered_parts: tuple[tuple[str, ...], ...]
+    """The words around the number of each numbered phrase ("# months contract": " months
+    contract"): the pattern runs only on a text holding all of one phrase's (a third of
+    the NHS texts hold "months", few of them one of these phrases)."""
+    needles: dict[str, tuple[tuple[str, str], ...]]
+    """`by_first` as `_scan` searches it: each phrase space-padded ("" for a one-word
+    phrase, which the token set has already matched), built once, not at every scan."""
 
 
 @cache
@@ -429,6 +436,7 @@ def _table(table: Mapping[str, tuple[str, ...]]) -> _PhraseTable:
     by_first: _PhraseIndex = {}
     numbered: list[str] = []
     numbered_words: set[str] = set()
+    numbered_parts: list[tuple[str, ...]] = []
     for marker, phrases in table.items():
         for phrase in phrases:
             first, *rest = phrase.split()
@@ -436,10 +444,22 @@ def _table(table: Mapping[str, tuple[str, ...]]) -> _PhraseTable:
                 body = r"\d+".join(re.escape(part) for part in phrase.split("#"))
                 numbered.append(f"(?P<{marker}_{len(numbered)}>{body})")
                 numbered_words.add(next(w for w in phrase.split() if w != "#"))
+                numbered_parts.append(tuple(part for part in phrase.split("#") if part))
             else:
                 by_first.setdefault(first, []).append((tuple(rest), marker))
     pattern = re.compile(" (?:" + "|".join(numbered) + ") ") if numbered else None
-    return _PhraseTable(by_first, frozenset(by_first), pattern, frozenset(numbered_words))
+    needles = {
+        first: tuple((f" {first} {' '.join(rest)} " if rest else "", m) for rest, m in entries)
+        for first, entries in by_first.items()
+    }
+    return _PhraseTable(
+        by_first,
+        frozenset(by_first),
+        pattern,
+        frozenset(numbered_words),
+        tuple(numbered_parts),
+        needles,
+    )
 
 
 def _scan(padded: str, tokens: frozenset[str], table: _PhraseTable) -> frozenset[str]:
@@ -448,10 +468,14 @@ def _scan(padded: str, tokens: frozenset[str], table: _PhraseTable) -> frozenset
     looked for, each with one `in` test, so a 3 KB ad costs a few µs."""
     found: set[str] = set()
     for first in tokens & table.firsts:
-        for rest, marker in table.by_first[first]:
-            if marker not in found and (not rest or f" {first} {' '.join(rest)} " in padded):
+        for needle, marker in table.needles[first]:
+            if marker not in found and (not needle or needle in padded):
                 found.add(marker)
-    if table.numbered is not None and tokens & table.numbered_words:
+    if (
+        table.numbered is not None
+        and tokens & table.numbered_words
+        and any(all(part in padded for part in parts) for parts in table.numbered_parts)
+    ):
         for match in table.numbered.finditer(padded):
             if match.lastgroup:
                 found.add(match.lastgroup.rsplit("_", 1)[0])
