@@ -53,7 +53,7 @@ class CompiledIdentifier(LanguageIdentifier):  # type: ignore[misc]  # py3langid
     def __getstate__(self) -> tuple[None, dict[str, Any]]:
         """The slots without `_automaton`, rebuilt on load (`__setstate__`): pickled, its view
         was a second copy of the transitions in the disk cache and in every loading process
-        (121 MB of cache file before, 82 MB after)."""
+        (118 MB of cache file before, 87 MB after; 29 MiB less resident once loaded)."""
         _, slots = super().__getstate__()
         return None, {name: value for name, value in slots.items() if name != "_automaton"}
 
