@@ -65,7 +65,7 @@ class CompiledIdentifier(LanguageIdentifier):  # type: ignore[misc]  # py3langid
     def set_languages(self, langs: list[str] | None = None) -> None:
         """py3langid's restriction, its table then made row-major float32 (see above)."""
         super().set_languages(langs)
-        table = np.ascontiguousarray(super().__getattribute__("nb_ptc"), dtype=np.float32)
+        table = np.ascontiguousarray(self.nb_ptc, dtype=np.float32)
         object.__setattr__(self, "nb_ptc", table)  # a slot of py3langid's class
 
     def _raw_score(self, text: bytes) -> npt.NDArray[np.float32]:

@@ -66,12 +66,12 @@ class PreparedPosting:
     """The title key without the place words of the location and requisition codes
     (`indexer.lookup_keys.bare_title`): what the bare-title key hashes, and what a hit found
     through it is compared on (`service.pipeline`)."""
-    stub_phrases: tuple[str, ...] = ()
+    stub_phrases: tuple[str, ...]
     """The title keys of its description's phrases if it is a stub (`indexer.stub_keys`):
     what its stub keys hash, and what a hit found through them is compared on."""
-    fixed_search_keys: tuple[int, ...] = ()
+    fixed_search_keys: tuple[int, ...]
     """Its stub search keys (`indexer.stub_keys.search_keys`)."""
-    fixed_index_keys: tuple[int, ...] = ()
+    fixed_index_keys: tuple[int, ...]
     """Its stub index keys, then its language and anchor keys (`indexer.anchor_keys`).
 
     Both are made by `prepare` (in a preparation process when `ingest` has one): unlike the
