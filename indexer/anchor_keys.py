@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache, lru_cache
@@ -156,17 +157,38 @@ def other_languages(query: TranslationQuery) -> list[str]:
     return [language for language in SEARCHED_LANGUAGES if language != own]
 
 
+@cache
+def _language_rank() -> dict[int, tuple[int, str]]:
+    return {language_key(lang): (i, lang) for i, lang in enumerate(SEARCHED_LANGUAGES)}
+
+
+def languages_held(keys: AbstractSet[int], exclude: str | None) -> list[str]:
+    """The languages of `SEARCHED_LANGUAGES` but `exclude`, in that order, whose language
+    key is among `keys` (the language keys an index has seen): `other_languages` narrowed to
+    what an index holds, read from its few seen keys rather than by looking each of the
+    languages up (9% of the time of 3,000 anchor searches in the full NHS index, cProfile)."""
+    rank = _language_rank()
+    held = sorted(rank[key] for key in keys if key in rank)
+    return [lang for _, lang in held if lang != exclude]
+
+
+def other_keys(query: TranslationQuery, present: Sequence[str]) -> list[int]:
+    """Every anchor of the query in each language of `present`, each block in the order of
+    `query.anchors.hashes`: the first blocks of `searched_keys`."""
+    if query.anchors.language is None:
+        return []
+    return [key for language in present for key in anchor_keys(query.anchors.hashes, language)]
+
+
 def searched_keys(query: TranslationQuery, present: Sequence[str]) -> list[int]:
     """The keys a store counts: every anchor of the query in each
-    language of `present`, then every anchor in the query's own language (how common the
-    anchor is on the query's side: see `key_weights`), each block in the order of
+    language of `present` (`other_keys`), then every anchor in the query's own language (how
+    common the anchor is on the query's side: see `key_weights`), each block in the order of
     `query.anchors.hashes`. Nothing when `present` is empty."""
     own = query.anchors.language
     if not present or own is None:
         return []
-    return [
-        key for language in (*present, own) for key in anchor_keys(query.anchors.hashes, language)
-    ]
+    return [*other_keys(query, present), *anchor_keys(query.anchors.hashes, own)]
 
 
 def key_weights(
@@ -187,14 +209,15 @@ def key_weights(
     if own is None:
         return {}
     own_keys = anchor_keys(query.anchors.hashes, own)
-    common = {i for i, key in enumerate(own_keys) if postings_per_key.get(key, 0) > MAX_ANCHOR_DF}
     weights: dict[int, float] = {}
+    # The own side's count is read only for the anchors rare on the other side (usually
+    # none), not for every anchor: most of a query's keys are held by no other posting.
     for language, total in postings_per_language.items():
         if language == own or total <= 0:
             continue
         for i, key in enumerate(anchor_keys(query.anchors.hashes, language)):
             df = postings_per_key.get(key, 0)
-            if i not in common and 1 <= df <= MAX_ANCHOR_DF:
+            if 1 <= df <= MAX_ANCHOR_DF and postings_per_key.get(own_keys[i], 0) <= MAX_ANCHOR_DF:
                 weights[key] = math.log((RARITY_SCALE + 1) / df)
     return weights
 

@@ -25,11 +25,13 @@ from indexer.anchor_keys import (
     MAX_ANCHOR_DF,
     SEARCHED_LANGUAGES,
     TranslationQuery,
+    anchor_keys,
     key_weights,
     language_key,
+    languages_held,
+    other_keys,
     other_languages,
     ranked,
-    searched_keys,
 )
 from indexer.minhash import SketchParams
 from indexer.stats import assemble, overlap_from_sets
@@ -493,41 +495,42 @@ class SqliteStore:
         in-memory key index: which other languages the window holds (their language keys),
         then each anchor key's holders in those languages and in the query's own, counted only
         as far as `MAX_ANCHOR_DF`, then the holders of the keys that weigh."""
-        languages = other_languages(query)
-        if not languages:
+        if not other_languages(query):
             return []
         since = MIN_TS if query.since is None else to_micros(query.since)
         until = MAX_TS if query.until is None else to_micros(query.until)
         with self._lock, self._connection("find translations") as conn:
             bands = self._searchable(conn, since)
-            held_ever = set(bands.seen(language_key(lang) for lang in languages))
-            seen = [lang for lang in languages if language_key(lang) in held_ever]
+            seen = languages_held(bands.seen_keys, query.anchors.language)
             if not seen:
                 return []
-            # The languages the window holds first, then only their blocks of
-            # `searched_keys`: an index that ever held a few Welsh ads holds none in most
-            # windows, and each block is `width` keys to look up for nothing.
+            # The languages the window holds first, then only their blocks (`other_keys`):
+            # an index that ever held a few Welsh ads holds none in most windows, and each
+            # block is as many keys as the query has anchors, to look up for nothing.
             held = bands.count(bands.spans([language_key(lang) for lang in seen]), since, until, 0)
             present = {lang: n for lang, n in zip(seen, held, strict=True) if n}
-            keys = searched_keys(query, list(present))
+            keys = other_keys(query, list(present))
             if not keys:
                 return []
-            width = len(query.anchors.hashes)
-            own = len(present) * width
-            spans = bands.spans(keys[:own])
+            spans = bands.spans(keys)
             counted = bands.count(spans, since, until, MAX_ANCHOR_DF)
-            per_key = dict(zip(keys[:own], counted, strict=True))
-            # The own language's block only for anchors rare somewhere else (usually none):
+            # The own language's keys only for anchors rare somewhere else (usually none):
             # the others weigh nothing whatever their count on this side, and the common
             # ones ("NHS") are the costly ones to look up.
+            width = len(query.anchors.hashes)
             needed = sorted({j % width for j, n in enumerate(counted) if 1 <= n <= MAX_ANCHOR_DF})
-            own_spans = bands.spans([keys[own + i] for i in needed]) if needed else []
-            own_counts = bands.count(own_spans, since, until, MAX_ANCHOR_DF)
-            per_key.update((keys[own + i], n) for i, n in zip(needed, own_counts, strict=True))
+            if not needed:  # no key weighs (`key_weights`)
+                return []
+            per_key = dict(zip(keys, counted, strict=True))
+            own_keys = anchor_keys(query.anchors.hashes, query.anchors.language or "")
+            own_counts = bands.count(
+                bands.spans([own_keys[i] for i in needed]), since, until, MAX_ANCHOR_DF
+            )
+            per_key.update((own_keys[i], n) for i, n in zip(needed, own_counts, strict=True))
             weights = key_weights(query, per_key, present)
-            position = {key: j for j, key in enumerate(keys[:own])}
+            span_of = dict(zip(keys, spans, strict=True))
             rare = list(weights)
-            index, rids, posted = bands.holders([spans[position[k]] for k in rare], since, until)
+            index, rids, posted = bands.holders([span_of[k] for k in rare], since, until)
             scores: dict[int, list[float]] = {}
             for i, rid, at in zip(index.tolist(), rids.tolist(), posted.tolist(), strict=True):
                 scores.setdefault(rid, [0.0, float(at)])[0] += weights[rare[i]]
