@@ -176,3 +176,19 @@ def test_the_presence_filter_hides_no_key_as_it_grows_and_after_compaction() -> 
                 del live[rid]
             index.commit()
             index.compact()
+
+
+def test_a_key_staged_by_one_then_by_more_postings_finds_them_all() -> None:
+    """A staged key holds its one rid until a second posting stages it, then a list; rids
+    may be numpy integers (a row's rid read from an array), which the list test must not
+    take for lists."""
+    index = BandIndex()
+    index.stage_add(int(np.int64(1)), 10, [5, 6])
+    index.stage_add(np.int64(2), 10, [5, 8])  # type: ignore[arg-type]  # a numpy rid
+    index.stage_add(3, 10, [5, 7, 8])
+    assert _found(index, [5], 0, 20) == {1: 1, 2: 1, 3: 1}
+    assert _found(index, [6, 7, 8], 0, 20) == {1: 1, 2: 1, 3: 2}
+    spans = index.spans([5, 6, 8])
+    assert index.count(spans, 0, 20, 10) == [3, 1, 2]
+    index.commit()
+    assert _found(index, [5, 8], 0, 20) == {1: 1, 2: 2, 3: 2}

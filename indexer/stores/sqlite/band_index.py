@@ -231,10 +231,10 @@ class BandIndex:
             held = hold(key, rid)
             if held is rid:  # the key's first staged holder (a posting's keys are unique)
                 continue
-            if isinstance(held, int):
-                staged[key] = [held, rid]
-            else:
+            if isinstance(held, list):
                 held.append(rid)
+            else:
+                staged[key] = [held, rid]
 
     # -- queries ------------------------------------------------------------------------------
 
@@ -255,10 +255,10 @@ class BandIndex:
                 held = staged.get(key)
                 if held is None:
                     continue
-                if isinstance(held, int):
-                    extra.append(held)
-                else:
+                if isinstance(held, list):
                     extra += held
+                else:
+                    extra.append(held)
         if extra:
             parts.append(np.asarray(extra, dtype=np.int64))
         if not parts:
@@ -287,7 +287,7 @@ class BandIndex:
             for i, key in enumerate(listed):
                 staged = staged_keys.get(key)
                 if staged is not None:
-                    rids = [staged] if isinstance(staged, int) else staged
+                    rids = staged if isinstance(staged, list) else [staged]
                     spans[i].append(np.asarray(rids, dtype=np.int64))
         return spans
 
