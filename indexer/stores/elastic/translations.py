@@ -37,7 +37,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from functools import cache
 from typing import Any
 
 from indexer.anchor_keys import (
@@ -45,6 +44,7 @@ from indexer.anchor_keys import (
     TranslationQuery,
     key_weights,
     language_key,
+    languages_by_key,
     other_languages,
     ranked,
     searched_keys,
@@ -82,11 +82,6 @@ WindowTarget = Callable[[int | None, int | None], str | None]
 """The indices a search of a posted_at window (µs) targets (None: the whole alias)."""
 
 
-@cache
-def _language_of_key() -> dict[int, str]:
-    return {language_key(language): language for language in SEARCHED_LANGUAGES}
-
-
 class LanguagesSeen:
     """The languages this store has seen postings in, and when the engine was last asked.
     A language once seen stays (forgetting it could only skip a search that finds it)."""
@@ -120,7 +115,7 @@ class LanguagesSeen:
 
     def written(self, keys: Iterable[int]) -> None:
         """Add the language of a posting this store writes, from its index keys."""
-        found = [lang for key in keys if (lang := _language_of_key().get(key)) is not None]
+        found = [lang for key in keys if (lang := languages_by_key().get(key)) is not None]
         if found and not set(found) <= self._seen:
             self.learn(found)
 
@@ -284,7 +279,7 @@ class TranslationSearch:
         aggs = answer["aggregations"]
         every = [language_key(language) for language in SEARCHED_LANGUAGES]
         held = _bucket_counts(every, aggs["seen"])
-        self.languages.learn((_language_of_key()[k] for k, n in held.items() if n), asked)
+        self.languages.learn((languages_by_key()[k] for k, n in held.items() if n), asked)
         window = _bucket_counts([language_key(lang) for lang in others], aggs["window"]["keys"])
         return {
             lang: n

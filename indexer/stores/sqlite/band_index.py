@@ -135,15 +135,11 @@ class BandIndex:
             self._add_run(keys, np.repeat(np.asarray(rid_list, dtype=np.int64), counts))
         return len(rid_list)
 
-    def seen(self, keys: Iterable[int]) -> list[int]:
-        """Those of `keys` (tracked ones) that a posting loaded or staged since this index
-        opened held, in order; a rolled-back or deleted posting's keys stay seen (a search
-        for them then just finds nothing)."""
-        return [key for key in keys if key in self._seen]
-
     @property
     def seen_keys(self) -> AbstractSet[int]:
-        """Every tracked key `seen` would name (a view: it grows as postings are staged)."""
+        """The tracked keys that a posting loaded or staged since this index opened held (a
+        view: it grows as postings are staged); a rolled-back or deleted posting's keys stay
+        seen (a search for them then just finds nothing)."""
         return self._seen
 
     @property

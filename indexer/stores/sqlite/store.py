@@ -495,13 +495,14 @@ class SqliteStore:
         in-memory key index: which other languages the window holds (their language keys),
         then each anchor key's holders in those languages and in the query's own, counted only
         as far as `MAX_ANCHOR_DF`, then the holders of the keys that weigh."""
-        if not other_languages(query):
+        own = query.anchors.language
+        if own is None or not other_languages(query):
             return []
         since = MIN_TS if query.since is None else to_micros(query.since)
         until = MAX_TS if query.until is None else to_micros(query.until)
         with self._lock, self._connection("find translations") as conn:
             bands = self._searchable(conn, since)
-            seen = languages_held(bands.seen_keys, query.anchors.language)
+            seen = languages_held(bands.seen_keys, own)
             if not seen:
                 return []
             # The languages the window holds first, then only their blocks (`other_keys`):
@@ -522,7 +523,7 @@ class SqliteStore:
             if not needed:  # no key weighs (`key_weights`)
                 return []
             per_key = dict(zip(keys, counted, strict=True))
-            own_keys = anchor_keys(query.anchors.hashes, query.anchors.language or "")
+            own_keys = anchor_keys(query.anchors.hashes, own)
             own_counts = bands.count(
                 bands.spans([own_keys[i] for i in needed]), since, until, MAX_ANCHOR_DF
             )
