@@ -112,9 +112,9 @@ pairs each). The earlier 200 trees of 15 leaves, measured again on one training 
 31 leaves x 400 trees 0.9593 and 0.9933; 63 x 400 0.9602 and 0.9936; 127 x 600 0.9609 and
 0.9939. 63 x 400 accepted more of `bench/robustness.py`'s hard negatives than 31 x 400 (at
 `--seed 13` 2.5% of them against 1.7%; 15 x 200: 1.2%) for 0.0009 of held-out F1, so 31 x
-400 is kept. The artifact is 1.4 MB; a predict of one candidate costs about the same (60-80 us, most
-of it the call), five candidates about 150 us instead of 110 (README, "Recall on real
-re-posts")."""
+400 is kept. The artifact is 1.4 MB. A predict of one candidate costs about the same (76 us,
+most of it the call), five 334 us instead of 131, fifty 2.6 ms instead of 0.9 (1,000
+training rows; docs/recall-log.md, fifty-fourth session)."""
 
 
 def train(

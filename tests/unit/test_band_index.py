@@ -183,7 +183,7 @@ def test_a_key_staged_by_one_then_by_more_postings_finds_them_all() -> None:
     may be numpy integers (a row's rid read from an array), which the list test must not
     take for lists."""
     index = BandIndex()
-    index.stage_add(int(np.int64(1)), 10, [5, 6])
+    index.stage_add(1, 10, [5, 6])
     index.stage_add(np.int64(2), 10, [5, 8])  # type: ignore[arg-type]  # a numpy rid
     index.stage_add(3, 10, [5, 7, 8])
     assert _found(index, [5], 0, 20) == {1: 1, 2: 1, 3: 1}
