@@ -895,6 +895,24 @@ def company_variant(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     return repost(ad, rng, company=add + ad.company if add.endswith(" ") else ad.company + add)
 
 
+def company_branch(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
+    """A job centre's or a network's copy naming the employer by the branch that posts it:
+    the name without its legal form, in capitals, with the ad's town or an area holding it
+    after it, and half the time two of its words run together. Seen in `../shared/data`:
+    "CER FRANCE ARDECHE" relaying "Cerfrance", "Domaliance Aubenas", "Yoopala Val de Marne"
+    on one text as "Yoopala Paris"."""
+    places = [p for p in (ad.town, *ad.regions) if p]
+    if not ad.company or not places:
+        return None
+    words = _LEGAL_FORM.sub("", ad.company).strip(" ,").split()
+    if len(" ".join(words)) < 3:
+        return None
+    if len(words) >= 2 and rng.random() < 0.5:
+        at = rng.randrange(len(words) - 1)
+        words[at : at + 2] = [words[at] + words[at + 1]]
+    return repost(ad, rng, company=f"{' '.join(words)} {rng.choice(places)}".upper())
+
+
 def snippet_family(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     if len(ad.description) < 700:
         return None
@@ -1682,6 +1700,7 @@ FAMILIES = (
     Family("region_location", "duplicate", region_location),
     Family("country_location", "duplicate", country_location),
     Family("company_variant", "duplicate", company_variant),
+    Family("company_branch", "duplicate", company_branch),
     Family("snippet", "duplicate", snippet_family),
     Family("aggregator", "duplicate", aggregator),
     Family("aggregator_unnamed", "duplicate", aggregator_unnamed),

@@ -31,6 +31,7 @@ from rapidfuzz import fuzz
 
 from classifier import gazetteer
 from classifier.anchors import shared_anchors
+from classifier.companies import company_ratio
 from classifier.cover_sentences import COVER, kept_share
 from classifier.fields import PostingFields, extract_fields
 from classifier.gender_forms import one_gender
@@ -47,7 +48,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 47
+FEATURE_VERSION = 48
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -174,6 +175,10 @@ FEATURE_VERSION = 47
 #     phrases must hold half its words; a household's "Bonjour, nous cherchons ..." kept
 #     only "bonjour"), and the pay of a text leaves out the money the EURES languages name
 #     that is not pay (a meal card, a per diem, a sports allowance; `lexicon.NOT_PAY`).
+# 48: company_ratio compares the names without the ad's own place closing them and with
+#     one name's words run together as the other writes them (`classifier.companies`:
+#     "CER FRANCE ARDECHE" / "Cerfrance"); place_distance_log is 0 for a place inside the
+#     other (a city's quarter was 0.6 km from its centre, read as a neighbouring town).
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -721,7 +726,7 @@ def _company_features(a: PostingFields, b: PostingFields) -> list[float]:
         return [NAN, NAN, 0.0, named_elsewhere, voices]
     return [
         float(key_a == key_b),
-        fuzz.token_set_ratio(key_a, key_b) / 100.0,
+        company_ratio(*_same_script(a.company_core, b.company_core)),
         0.0,
         named_elsewhere,
         voices,
@@ -889,8 +894,14 @@ country against the board's town, not a conflict; "different" is another town or
 
 def _place_features(a: PostingFields, b: PostingFields, relation: str) -> list[float]:
     """(relation of the two resolved places, log1p of their distance in km): neighbouring
-    towns are different places, but a suburb named instead of the city is close by."""
+    towns are different places, but a suburb named instead of the city is close by. A
+    place inside the other is at distance 0 from it: the gap between their centres
+    (Lisbon's quarter Intendente 0.6 km from Lisbon's, a London borough's from London's) is
+    no distance between two places of work, and read as one it made the quarter a
+    neighbouring town."""
     as_number = PLACE_RELATIONS.get(relation, NAN)
+    if relation == "contains":
+        return [as_number, 0.0]
     distance = gazetteer.distance_km(a.place, b.place)
     return [as_number, NAN if distance is None else math.log1p(distance)]
 

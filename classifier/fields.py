@@ -25,6 +25,7 @@ import xxhash
 
 from classifier import contacts
 from classifier import lexicon as lx
+from classifier.companies import company_core, place_names
 from classifier.contract_lists import drop_listed
 from classifier.cover_sentences import COVER, TAIL_GRAMS, CoverSentence, cover_sentences, is_cut
 from classifier.gazetteer import Place
@@ -139,6 +140,10 @@ class PostingFields:
     "En bref : Commercial terrain, Relation client"), else ()."""
     company_key: str
     company_tokens: frozenset[str]
+    company_core: str
+    """`company_key` without the ad's own place closing it ("cer france ardeche" under a
+    listing in Ardèche → "cer france"; `classifier.companies.company_core`): what
+    `company_ratio` compares."""
     client_voice: bool
     """The text speaks for an unnamed end client ("pour le compte de notre client", "on
     behalf of our client": `lexicon.CLIENT_VOICE`): the company field names an agency, so a
@@ -272,6 +277,7 @@ def extract_fields(
         ),
         company_key=company_key,
         company_tokens=frozenset(company_key.split()) - lx.GENERIC_COMPANY_WORDS,
+        company_core=company_core(company_key, place_names(place, places), stop),
         client_voice=lx.client_voice(padded, token_set),
         location_key=normalise_location(location),
         location_tokens=places,

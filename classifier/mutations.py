@@ -186,7 +186,11 @@ def other_neighbour_town(
     one vacancy under a neighbouring commune (`board_habits.nearby_commune`) is a
     duplicate: the place the ad states is what tells the two apart, so only ads whose text
     and title state none are moved, and the moved ad states none either; a town the text
-    names is renamed with the listing."""
+    names is renamed with the listing. A town the gazetteer reads as inside the listed
+    one (a city's quarter: `gazetteer.relation` "contains") is no neighbour: a board naming
+    the quarter where another names the city lists one place, as the bench's
+    region_location does, and such negatives taught the model that a quarter 0.6 km from
+    its city's centre was another town (Intendente / Lisbon)."""
     listed = gazetteer.resolve(str(posting.get("location") or ""))
     if listed is None or listed.level not in LEVELS:
         return None
@@ -194,7 +198,11 @@ def other_neighbour_town(
     stated = statement(str(posting["description"]), field=listed)
     if (stated.named and not stated.weak) or title_place(title, listed) is not None:
         return None  # a text naming its town only after "sur" is moved, the town renamed
-    options = gazetteer.towns_near(listed, *NEIGHBOUR_KM)
+    options = [
+        town
+        for town in gazetteer.towns_near(listed, *NEIGHBOUR_KM)
+        if gazetteer.relation(listed, town) == "different"
+    ]
     if not options:
         return None
     town = rng.choice(options[:12])

@@ -183,6 +183,21 @@ def test_other_neighbour_town_moves_an_ad_stating_no_place_nearby() -> None:
     assert mutations.other_neighbour_town(titled, random.Random(1), DONORS) is None
 
 
+def test_other_neighbour_town_never_moves_an_ad_into_its_own_city() -> None:
+    """London's towns 3-20 km away are nearly all its quarters ("Marylebone", "Camden
+    Town"), which the gazetteer reads as inside London: a board naming one lists the same
+    place, so moving an ad there makes no negative (11 of London's 12 options were)."""
+    from classifier import gazetteer
+
+    silent = {**NURSE_EN, "description": "You will join the ward team.", "location": "London"}
+    london = gazetteer.resolve("London")
+    for seed in range(20):
+        pair = mutations.other_neighbour_town(silent, random.Random(seed), DONORS)
+        if pair is not None:
+            moved = gazetteer.resolve(pair[1]["location"])
+            assert gazetteer.relation(london, moved) == "different", pair[1]["location"]
+
+
 def test_other_role_fills_the_template_in() -> None:
     """Another role on the employer's template names that role where the text named the
     first one, whatever the case and gender marker; a text that never named its title

@@ -675,3 +675,19 @@ def test_a_sites_name_in_an_e_mail_address_is_still_a_proper_name() -> None:
     # written in lower case in the prose, the name is a common word's, not a site's
     prose = text + "\nThe addenbrookes campus is large."
     assert statement(prose).site == ""
+
+
+@pytest.mark.parametrize(
+    ("inner", "outer"),
+    [
+        ("Intendente", "Lisbon"),  # a city's quarter GeoNames lists as a town of its own
+        ("Privas", "Ardèche"),  # a town in its département
+        ("Lyon", "France"),
+    ],
+)
+def test_a_place_inside_the_other_is_at_distance_zero(inner: str, outer: str) -> None:
+    # the gap between two centres (Intendente is 0.6 km from Lisbon's) read as the
+    # distance of two neighbouring towns cost a re-post of its quarter (FEATURE_VERSION 48)
+    assert _place_features(inner, outer) == (1.0, 0.0)
+    relation, distance = _place_features("Intendente", "Almada")  # across the Tagus
+    assert relation == 2.0 and distance > 0.0
