@@ -309,7 +309,11 @@ FEATURE_WORDS: dict[str, FeatureWords] = {
         "The places could not both be found in the gazetteer",
     ),
     "place_distance_log": FeatureWords(
-        lambda v: f"The places are {_count(math.expm1(v))} km apart",
+        lambda v: (
+            f"The places are {_count(math.expm1(v))} km apart"
+            if v > 0
+            else "The places are one, or one lies inside the other"
+        ),
         "The distance between the places is unknown",
     ),
     "stated_place_agrees": _flag(

@@ -896,9 +896,8 @@ def _place_features(a: PostingFields, b: PostingFields, relation: str) -> list[f
     """(relation of the two resolved places, log1p of their distance in km): neighbouring
     towns are different places, but a suburb named instead of the city is close by. A
     place inside the other is at distance 0 from it: the gap between their centres
-    (Lisbon's quarter Intendente 0.6 km from Lisbon's, a London borough's from London's) is
-    no distance between two places of work, and read as one it made the quarter a
-    neighbouring town."""
+    (Lisbon's quarter Intendente 0.6 km from Lisbon's) is no distance between two places of
+    work, and read as one it made the quarter a neighbouring town."""
     as_number = PLACE_RELATIONS.get(relation, NAN)
     if relation == "contains":
         return [as_number, 0.0]

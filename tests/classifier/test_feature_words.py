@@ -50,6 +50,9 @@ def test_logs_and_counts_are_said_back_in_their_units() -> None:
     assert describe("place_distance_log", math.log1p(12), -0.5) == (
         "The places are 12 km apart — lowers the score"
     )
+    assert describe("place_distance_log", 0.0, 0.2) == (  # a place inside the other
+        "The places are one, or one lies inside the other — raises the score"
+    )
     assert describe("email_sides", 2.0, 0.1) == "Both ads give an email address — raises the score"
 
 
