@@ -35,9 +35,10 @@ def place_names(place: Place | None, location_words: Iterable[str]) -> frozenset
     """The names an ad's own listing goes by, in `norm` form: its resolved place's name and
     every area holding it (département, county, region: the last part of each area key,
     "FR/2/auvergne rhone alpes/ardeche" → "ardeche"), and the listing's words as written.
-    The countries holding a place are left out ("Keyrus France" listed at Lyon and "Keyrus
-    Belgique" are two legal entities); a listing that is a country names only itself (an
-    aggregator's "France": "Keyrus France" there is "keyrus")."""
+    The countries holding a resolved place are not added ("Keyrus France" listed at Lyon
+    stays whole), but a country the listing writes is one of its words ("TELUS Digital
+    Bulgaria" listed "Sofia, Bulgaria" is "telus digital"), and a listing that is a
+    country names itself (an aggregator's "France": "Keyrus France" there is "keyrus")."""
     names = {norm(w) for w in location_words}
     if place is not None:
         names.add(norm(place.name))
@@ -48,14 +49,23 @@ def place_names(place: Place | None, location_words: Iterable[str]) -> frozenset
     return frozenset(names)
 
 
-def company_core(company_key: str, names: Collection[str], stop: Collection[str]) -> str:
+def company_core(
+    company_key: str,
+    place: Place | None,
+    location_words: Iterable[str],
+    stop: Collection[str],
+) -> str:
     """`company_key` without the name of the ad's own place closing it (`place_names`):
     "cer france ardeche" → "cer france", "domaliance aubenas" → "domaliance". The key
     itself when nothing closes it so, when nothing would be left ("orange" listed at
     Orange), or when a function word joins the place to the name ("mairie de privas",
     "hopital de saint etienne", "admr de l ardeche"): there the place is what the
-    institution is of, and the rest ("mairie") would name every town's."""
+    institution is of, and the rest ("mairie") would name every town's. The listing's
+    names (`place_names`) are read only for a name of two words or more: most are one."""
     words = company_key.split()
+    if len(words) < 2:
+        return company_key
+    names = place_names(place, location_words)
     for size in range(min(MAX_PLACE_WORDS, len(words) - 1), 0, -1):
         if norm(" ".join(words[-size:])) in names:
             rest = words[:-size]

@@ -726,11 +726,22 @@ def _company_features(a: PostingFields, b: PostingFields) -> list[float]:
         return [NAN, NAN, 0.0, named_elsewhere, voices]
     return [
         float(key_a == key_b),
-        company_ratio(*_same_script(a.company_core, b.company_core)),
+        company_ratio(*_cores_in_one_script(a, b, key_a, key_b)),
         0.0,
         named_elsewhere,
         voices,
     ]
+
+
+def _cores_in_one_script(
+    a: PostingFields, b: PostingFields, key_a: str, key_b: str
+) -> tuple[str, str]:
+    """`_same_script` of the two company cores: the keys already compared so (`key_a`,
+    `key_b`) when neither name closes with its place, as nearly all do, so that a pair is
+    not transliterated twice."""
+    if a.company_core == a.company_key and b.company_core == b.company_key:
+        return key_a, key_b
+    return _same_script(a.company_core, b.company_core)
 
 
 def _same_script(a: str, b: str) -> tuple[str, str]:

@@ -25,7 +25,7 @@ import xxhash
 
 from classifier import contacts
 from classifier import lexicon as lx
-from classifier.companies import company_core, place_names
+from classifier.companies import company_core
 from classifier.contract_lists import drop_listed
 from classifier.cover_sentences import COVER, TAIL_GRAMS, CoverSentence, cover_sentences, is_cut
 from classifier.gazetteer import Place
@@ -277,7 +277,7 @@ def extract_fields(
         ),
         company_key=company_key,
         company_tokens=frozenset(company_key.split()) - lx.GENERIC_COMPANY_WORDS,
-        company_core=company_core(company_key, place_names(place, places), stop),
+        company_core=company_core(company_key, place, places, stop),
         client_voice=lx.client_voice(padded, token_set),
         location_key=normalise_location(location),
         location_tokens=places,

@@ -17,8 +17,8 @@ FRENCH_STOP = stop_words("fr")
 
 
 def _core(company: str, location: str) -> str:
-    names = place_names(gazetteer.resolve(location), location.lower().split())
-    return company_core(normalise_company(company), names, FRENCH_STOP)
+    place, words = gazetteer.resolve(location), location.lower().split()
+    return company_core(normalise_company(company), place, words, FRENCH_STOP)
 
 
 @pytest.mark.parametrize(
@@ -40,6 +40,12 @@ def test_a_branch_named_by_its_own_place_compares_by_its_network(
     company: str, location: str, core: str
 ) -> None:
     assert _core(company, location) == core
+
+
+def test_a_country_the_listing_writes_is_one_of_its_names() -> None:
+    sofia = place_names(gazetteer.resolve("Sofia, Bulgaria"), ["sofia", "bulgaria"])
+    assert "bulgaria" in sofia and "sofia" in sofia
+    assert "france" not in place_names(gazetteer.resolve("Lyon"), ["lyon"])
 
 
 def test_words_run_together_are_written_as_the_other_name_writes_them() -> None:
