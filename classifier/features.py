@@ -48,7 +48,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 48
+FEATURE_VERSION = 49
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -179,6 +179,11 @@ FEATURE_VERSION = 48
 #     one name's words run together as the other writes them (`classifier.companies`:
 #     "CER FRANCE ARDECHE" / "Cerfrance"); place_distance_log is 0 for a place inside the
 #     other (a city's quarter was 0.6 km from its centre, read as a neighbouring town).
+# 49: a place closing an employer's name stays in it when it is part of the name: after a
+#     qualifier ("West Suffolk", "Royal Berkshire"), another place of the country ("Norfolk
+#     and Suffolk"), only generic words ("University Hospitals Birmingham"), or the listing
+#     writing the employer ("Kingston Hospital, Kingston Upon Thames"); 933 of 7,972 NHS
+#     company/listing pairs were cut, "West Suffolk" to "west", 64 are now.
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (

@@ -277,7 +277,7 @@ def extract_fields(
         ),
         company_key=company_key,
         company_tokens=frozenset(company_key.split()) - lx.GENERIC_COMPANY_WORDS,
-        company_core=company_core(company_key, place, places, stop),
+        company_core=company_core(company_key, place, places, stop, location_clean),
         client_voice=lx.client_voice(padded, token_set),
         location_key=normalise_location(location),
         location_tokens=places,

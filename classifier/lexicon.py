@@ -469,6 +469,15 @@ GENERIC_COMPANY_WORDS = words(
 are looked for in the other posting's text, where agencies and shared campaigns name the
 client."""
 
+NAME_QUALIFIERS = words(
+    "north south east west central mid northern southern eastern western greater upper lower"
+    " inner outer royal public nord sud est ouest centre grand grande haut haute bas basse"
+)
+"""Words that make a place the end of a longer name rather than a branch's place ("West
+Suffolk", "Mid and South Essex", "Royal Berkshire", "Public Health England"): an NHS
+trust or a public body is named after the area it serves, and without the place the rest
+("west", "royal") would name another area's body too."""
+
 # --- contacts and references --------------------------------------------------------------------
 
 EMAIL_LOCAL = re.compile(r"[\w.+-]{1,64}$")

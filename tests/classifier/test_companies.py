@@ -1,5 +1,5 @@
 """Employers' names compared past a branch's own place and words run together
-(`classifier.companies`, FEATURE_VERSION 48)."""
+(`classifier.companies`, FEATURE_VERSION 49)."""
 
 from __future__ import annotations
 
@@ -10,15 +10,19 @@ import pytest
 from classifier import gazetteer
 from classifier.companies import company_core, company_ratio, place_names, respaced
 from classifier.features import FEATURE_NAMES, pair_features
+from classifier.places import location_parts
 from indexer.language import stop_words
-from indexer.text import normalise_company
+from indexer.text import clean, normalise_company
 
 FRENCH_STOP = stop_words("fr")
 
 
-def _core(company: str, location: str) -> str:
-    place, words = gazetteer.resolve(location), location.lower().split()
-    return company_core(normalise_company(company), place, words, FRENCH_STOP)
+def _core(company: str, location: str, stop: frozenset[str] = FRENCH_STOP) -> str:
+    listing = clean(location)
+    words = location_parts(listing, location)[2]
+    return company_core(
+        normalise_company(company), gazetteer.resolve(location), words, stop, listing
+    )
 
 
 @pytest.mark.parametrize(
@@ -34,12 +38,52 @@ def _core(company: str, location: str) -> str:
         ("Keyrus France", "Paris", "keyrus france"),  # a country names another legal entity
         ("Keyrus France", "France", "keyrus"),  # ... unless the listing is that country
         ("Domaliance Aubenas", "07 - ANNONAY", "domaliance aubenas"),  # another town's branch
+        ("Senior Compagnie Vogüé", "07 - VOGUE", "senior compagnie"),  # a town the gazetteer lacks
+        ("GARAGE POZIN TOURNON", "07 - TOURNON SUR RHONE", "garage pozin"),  # a longer name's
+        ("EXPANSION 07 AUBENAS", "07 - AUBENAS", "expansion 07"),  # the listing's "07" is no name
+        ("CASÉO Aubenas", "07 - AUBENAS", "caseo"),  # an Italian village's name is no area
+        (
+            "MUTUALITE FRANCAISE SUD RHONE ALPES",
+            "07 - PRIVAS",
+            "mutualite francaise sud rhone alpes",
+        ),
     ],
 )
 def test_a_branch_named_by_its_own_place_compares_by_its_network(
     company: str, location: str, core: str
 ) -> None:
     assert _core(company, location) == core
+
+
+ENGLISH_STOP = stop_words("en")
+
+
+@pytest.mark.parametrize(
+    ("company", "location"),
+    [
+        # a trust named after the area it serves: the rest would name another area's body
+        ("West Suffolk NHS Foundation Trust", "Bury St. Edmunds IP33 2QZ"),
+        ("East London NHS Foundation Trust", "Newham CAMHS, LONDON E13 8AL"),
+        ("Royal Berkshire NHS Foundation Trust", "Royal Berkshire NHS Foundation Trust, Reading"),
+        ("University Hospitals Dorset NHS Foundation Trust", "Poole, Dorset BH15 2JB"),
+        ("University Hospitals Birmingham NHS Foundation Trust", "Birmingham B15 2TH"),
+        ("Public Health England", "Porton Down, Salisbury SP4 0JG"),
+        ("Torbay and South Devon NHS Foundation Trust", "Torquay TQ2 7AA"),
+        # several areas' body, not a branch
+        ("Norfolk and Suffolk NHS Foundation Trust", "Wedgwood House, Bury St Edmunds IP33 2QZ"),
+        ("University Hospitals of Derby and Burton NHS Foundation Trust", "Burton On Trent"),
+        # the listing writes the employer, whose last word is no branch's place
+        ("Kingston Hospital NHS Foundation Trust", "Kingston Hospital, Kingston Upon Thames"),
+        ("The Royal Marsden NHS Foundation Trust", "The Royal Marsden, Sutton SM2 5PT"),
+        ("Swansea Bay University Health Board", "Swansea Bay University Health Board, Swansea"),
+        (
+            "Manchester University NHS Foundation Trust",
+            "Manchester University Hospitals, Manchester",
+        ),
+    ],
+)
+def test_a_body_named_after_its_area_keeps_its_whole_name(company: str, location: str) -> None:
+    assert _core(company, location, ENGLISH_STOP) == normalise_company(company)
 
 
 def test_a_country_the_listing_writes_is_one_of_its_names() -> None:
