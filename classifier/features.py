@@ -48,7 +48,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 49
+FEATURE_VERSION = 50
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -184,6 +184,8 @@ FEATURE_VERSION = 49
 #     and Suffolk"), only generic words ("University Hospitals Birmingham"), or the listing
 #     writing the employer ("Kingston Hospital, Kingston Upon Thames"); 933 of 7,972 NHS
 #     company/listing pairs were cut, "West Suffolk" to "west", 64 are now.
+# 50: cover_one_sided_full and cover_sentence_kept read a cover only against a side that says
+#     nothing of it: a side stating a permanent post (the other not) is no silent re-post.
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -1087,16 +1089,31 @@ two as one text (a copy, a snippet or a first half of it): another text stating 
 terms ("Poste à temps partiel, 24 heures par semaine") states them of its own post."""
 
 
+def _cover_alone(one: PostingFields, other: PostingFields) -> bool:
+    """Whether `one` states a cover, bank or locum post (`COVER`) of which `other` says
+    nothing: `other` states no such marker, and no permanent post unless `one` also does
+    ("permanent or fixed term"). A permanent post stated against a fixed one is two facts,
+    which `contract_conflict` reads; the cover features read a silence, where a re-post that
+    lost the sentence is the same vacancy. Read as a silence, "Staff Nurse - Permanent"
+    against "Staff Nurse - Fixed Term" on one text scored as a lost sentence (+2.2 of
+    log-odds with e8f713d3423a) and cancelled the conflict (-2.7)."""
+    own = one.title_contract | one.description_contract
+    said = other.title_contract | other.description_contract
+    if not own & COVER or said & COVER:
+        return False
+    return "permanent" not in said or "permanent" in own
+
+
 def _cover_one_sided_full(a: PostingFields, b: PostingFields) -> float:
     """1 when one text states a cover, bank or locum post (`COVER`) that the other, silent,
     text does not, although that other text is as long (at least 90% of the tokens): a
     re-post that lost the sentence is shorter (a snippet, a first half), while an ad of the
     same length that says nothing of a maternity cover advertises the substantive post
-    (gold-dev). 0 when one side is silent but shorter, NaN when no side states a cover alone."""
+    (gold-dev). 0 when one side is silent but shorter, NaN when no side states a cover alone
+    (`_cover_alone`)."""
     found = NAN
     for one, other in ((a, b), (b, a)):
-        alone = (one.title_contract | one.description_contract) & COVER
-        if not alone or (other.title_contract | other.description_contract) & COVER:
+        if not _cover_alone(one, other):
             continue
         long_enough = other.description_length >= 0.9 * one.description_length
         found = max(0.0 if math.isnan(found) else found, float(long_enough))
@@ -1109,11 +1126,10 @@ def _cover_sentence_kept(a: PostingFields, b: PostingFields) -> float:
     (`cover_sentences.kept_share`). Near 0 for a re-post that lost the sentence (the same
     vacancy, a fact unknown), high for an announcement edited to another post ("seeking two
     Service Managers" against "a Service Manager to cover a maternity leave post"). NaN when
-    no side states a cover alone in a sentence of its text."""
+    no side states a cover alone (`_cover_alone`) in a sentence of its text."""
     found = NAN
     for one, other in ((a, b), (b, a)):
-        alone = (one.title_contract | one.description_contract) & COVER
-        if not alone or (other.title_contract | other.description_contract) & COVER:
+        if not _cover_alone(one, other):
             continue
         share = kept_share(one.cover_sentences, other.shingles, other.tail_grams)
         if not math.isnan(share):

@@ -111,6 +111,26 @@ def test_nan_when_no_side_states_a_cover_alone() -> None:
     assert math.isnan(_kept(both, both))
 
 
+def test_a_side_stating_a_permanent_post_is_no_silence() -> None:
+    """ "Staff Nurse - Permanent" against the fixed-term version of one text states two
+    contracts (`contract_conflict`); read as a silence, the fixed-term sentence the permanent
+    ad lacks looked like a re-post's lost sentence (FEATURE_VERSION 50)."""
+    fixed = _with(
+        NURSE_EN["description"] + "\n\nThis post is offered to cover maternity leave until March."
+    )
+    fixed["title"] = "Staff Nurse - Fixed Term"
+    silent = {**NURSE_EN, "title": "Staff Nurse"}
+    permanent = {**NURSE_EN, "title": "Staff Nurse - Permanent"}
+    assert _kept(fixed, silent) <= 0.1  # the silent copy lost the sentence, as before
+    assert math.isnan(_kept(fixed, permanent))
+    assert math.isnan(_kept(permanent, fixed))
+    row = dict(zip(FEATURE_NAMES, pair_features(fixed, permanent).tolist(), strict=True))
+    assert row["contract_conflict"] == 1.0 and math.isnan(row["cover_one_sided_full"])
+    # a side that offers the post "permanent or fixed term" keeps the silence reading
+    either = {**fixed, "title": "Staff Nurse - Permanent or Fixed Term"}
+    assert _kept(either, permanent) <= 0.1
+
+
 def test_the_habit_reads_the_same_in_french() -> None:
     """The same two habits in a French ad: "CDD de 6 mois" put into the announcement, and a
     re-post that lost a whole sentence stating it."""
