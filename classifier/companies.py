@@ -7,7 +7,9 @@ which forgives only a name that is a subset of the other ("Keyrus" / "Keyrus Fra
   posts the ad: "CER FRANCE ARDECHE" for "Cerfrance", "Domaliance Aubenas" against
   "Domaliance Annonay", "Yoopala Val de Marne" against "Yoopala Paris". The place closing
   such a name is the ad's own listing (its town, département, county or region), which the
-  place features compare already; `company_core` leaves it out of the name.
+  place features compare already; `company_core` leaves it out of the name, unless the
+  place is part of the name: an NHS trust or a public body is named after the area it
+  serves ("West Suffolk", "Norfolk and Suffolk", "University Hospitals Birmingham").
 - **Words run together or apart.** "Cer France" / "Cerfrance", "Pole Emploi" / "Poleemploi":
   `respaced` writes a run of one name's words as the single word the other name has.
 
@@ -71,8 +73,8 @@ def company_core(
     "cer france ardeche" → "cer france", "domaliance aubenas" → "domaliance". The key
     itself when nothing closes it so, or when the place belongs to the name (`_part_of_name`).
     The listing's names (`place_names`) are read only for a name of two words or more:
-    most are one. `listing` is the location as written, whose words `_part_of_name` reads
-    for the employer's own name."""
+    most are one. `listing` is the cleaned location (`indexer.text.clean`), in which
+    `_part_of_name` looks for the employer's own name."""
     words = company_key.split()
     if len(words) < 2:
         return company_key
