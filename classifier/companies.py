@@ -94,9 +94,9 @@ def _part_of_name(
     """Whether a place closing an employer's name is part of the name, not the branch's
     place, so that the name is kept whole:
 
-    - nothing would be left ("orange" listed at Orange), or the rest is only words that
-      name no one (`lexicon.GENERIC_COMPANY_WORDS`, `NAME_QUALIFIERS`: "University
-      Hospitals Dorset" at Poole, "Public Health England" at Salisbury);
+    - the rest is only words that name no one (`lexicon.GENERIC_COMPANY_WORDS`,
+      `NAME_QUALIFIERS`: "University Hospitals Dorset" at Poole, "Public Health England"
+      at Salisbury); a name of one word ("orange" listed at Orange) never reaches here;
     - a function word ties the place to the name ("mairie de privas", "hopital de saint
       etienne", "admr de l ardeche"): the place is what the institution is of, and the
       rest ("mairie") would name every town's;
@@ -108,9 +108,7 @@ def _part_of_name(
       listed "The Royal Marsden, Sutton"): the place is then the employer's name's word
       (a number before it is the département's, "expansion 07" listed "07 - AUBENAS").
     """
-    if not rest or all(
-        w in GENERIC_COMPANY_WORDS or w in NAME_QUALIFIERS or w in stop for w in rest
-    ):
+    if all(w in GENERIC_COMPANY_WORDS or w in NAME_QUALIFIERS or w in stop for w in rest):
         return True
     last = rest[-1]
     if last in stop or last in NAME_QUALIFIERS:

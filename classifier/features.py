@@ -183,7 +183,7 @@ FEATURE_VERSION = 50
 #     qualifier ("West Suffolk", "Royal Berkshire"), another place of the country ("Norfolk
 #     and Suffolk"), only generic words ("University Hospitals Birmingham"), or the listing
 #     writing the employer ("Kingston Hospital, Kingston Upon Thames"); 933 of 7,972 NHS
-#     company/listing pairs were cut, "West Suffolk" to "west", 64 are now.
+#     company/listing pairs were cut, "West Suffolk" to "west", 66 are now.
 # 50: cover_one_sided_full and cover_sentence_kept read a cover only against a side that says
 #     nothing of it: a side stating a permanent post (the other not) is no silent re-post.
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
