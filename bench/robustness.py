@@ -1660,6 +1660,35 @@ def other_grade_or_contract(ad: Ad, ctx: Context, rng: random.Random) -> Built |
     return Built(stated(first), near(ad, rng, stated(second)), (ad,))
 
 
+UNIT_FORMS = {
+    "nhs": ("Ward {n}", "{n} {point}", "{point}"),
+    "fr": ("secteur {point}", "{point}"),
+}
+POINTS = {"nhs": ("North", "South", "East", "West"), "fr": ("Nord", "Sud", "Est", "Ouest")}
+_UNIT = re.compile(
+    r"\b(?:ward|unit|team|post|secteur)\s+\d|\b(?:north|south|east|west|nord|sud|est|ouest)\b", re.I
+)
+
+
+def other_unit(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
+    """One role for two wards, teams or areas, one text, the unit in the title only, as the
+    NHS writes it (South Tees' "Staff Nurse (Ward 2)" ... "(Ward 25)", Ealing's "Staff
+    Nurse - 7 North" / "- 7 South", Essex's "Bank Nurse - West Essex" / "- South Essex")
+    and French boards ("Responsable secteur commercial Est (H/F)", "SERVICE MNA SUD"): two
+    vacancies. Ads whose title names a unit already are left out."""
+    forms = UNIT_FORMS.get(ad.group)
+    if forms is None or _UNIT.search(ad.title):
+        return None
+    form = rng.choice(forms)
+    n = rng.randint(1, 40)
+    first, second = rng.sample(POINTS[ad.group], k=2)
+    m = n if "{point}" in form else rng.choice([x for x in range(1, 41) if x != n])
+    style = rng.randrange(3)
+    a = ad.posting(title=decorate(ad.title, form.format(n=n, point=first), style))
+    b = ad.posting(title=decorate(ad.title, form.format(n=m, point=second), style))
+    return Built(a, near(ad, rng, b), (ad,))
+
+
 def intro_only_snippet(ad: Ad, ctx: Context, rng: random.Random) -> Built | None:
     """Side a: vacancy Y of the employer; side b: a snippet of ad X (= `ad`) holding only
     the leading paragraphs X shares with Y (the employer's intro)."""
@@ -1723,6 +1752,7 @@ FAMILIES = (
     Family("campaign_towns", "not_duplicate", campaign_towns),
     Family("employer_template", "not_duplicate", employer_template),
     Family("other_grade_or_contract", "not_duplicate", other_grade_or_contract),
+    Family("other_unit", "not_duplicate", other_unit, ("nhs", "fr")),
     Family("neighbour_town", "not_duplicate", neighbour_town),
     Family("intro_only_snippet", "not_duplicate", intro_only_snippet),
     Family("same_title_other_text", "not_duplicate", same_title_other_text),

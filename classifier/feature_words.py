@@ -229,6 +229,9 @@ FEATURE_WORDS: dict[str, FeatureWords] = {
     "grade_conflict": _conflict("grades or bands in the titles"),
     "grade_one_sided": _one_sided("a grade or band in its title"),
     "description_grade_conflict": _conflict("grades or bands in the descriptions"),
+    "title_unit_conflict": _conflict(
+        "wards, posts or areas the titles name (numbers, compass points)"
+    ),
     "contract_conflict": _conflict("contract types"),
     "contract_one_sided": FeatureWords(
         lambda v: (

@@ -35,10 +35,17 @@ from classifier.companies import company_ratio
 from classifier.cover_sentences import COVER, kept_share
 from classifier.fields import PostingFields, extract_fields
 from classifier.gender_forms import one_gender
-from classifier.lexicon import CONTRACT_DIMENSIONS, ENGAGEMENT, STRONG_CONTRACT, STUB_LEADS
+from classifier.lexicon import (
+    COMPASS_WORDS,
+    CONTRACT_DIMENSIONS,
+    ENGAGEMENT,
+    STRONG_CONTRACT,
+    STUB_LEADS,
+)
 from classifier.scoring import Candidate
 from classifier.stated_place import LEVELS, near, same_place
 from classifier.stems import stem_words
+from classifier.title_units import unit_conflict
 from classifier.words import shared_count
 from indexer.anchor_words import transliterate
 from indexer.language import stop_words
@@ -48,7 +55,7 @@ from indexer.store import StoredPosting
 from indexer.stub_keys import names_title
 from indexer.text import tokenize
 
-FEATURE_VERSION = 50
+FEATURE_VERSION = 51
 # 2: jaccard/overlap of the index sketch after boilerplate and non-job sections are left out;
 #    core_share_min/max, content_jaccard, salary_yearly_log_ratio; multilingual fields.
 # 3: anchor_overlap, anchor_shared_log (names, places, codes: what a translation keeps).
@@ -186,6 +193,12 @@ FEATURE_VERSION = 50
 #     company/listing pairs were cut, "West Suffolk" to "west", 66 are now.
 # 50: cover_one_sided_full and cover_sentence_kept read a cover only against a side that says
 #     nothing of it: a side stating a permanent post (the other not) is no silent re-post.
+# 51: title_unit_conflict (`classifier.title_units`: both titles name a ward's or post's
+#     number, or a compass point, and not the same one: "Ward 6" / "Ward 7", "7 South" /
+#     "7 North"); the title features no longer drop an employer's compass words from both
+#     titles ("London North West University Healthcare" made "Staff Nurse - 7
+#     North" and "- 7 South" one title); `lexicon.NAME_QUALIFIERS` holds the German, Dutch,
+#     Portuguese, Romanian and Croatian compass words.
 """Bump whenever a feature's definition changes (not only its name): artifacts record it."""
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -228,6 +241,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "grade_conflict",
     "grade_one_sided",
     "description_grade_conflict",
+    "title_unit_conflict",
     "contract_conflict",
     "contract_one_sided",
     "engagement_title_one_sided",
@@ -444,7 +458,9 @@ def _title_features(a: PostingFields, b: PostingFields) -> list[float]:
       ("CAMHS Psychiatrist Canterbury" / "... Thanet": a campaign's one ad per site);
     - the identifying words of either side's employer ("Association Béthanie -
       Kinésithérapeute (H/F)", "Data Engineer | Acme"), dropped from both titles alike, so
-      two vacancies of one employer still differ by their role words.
+      two vacancies of one employer still differ by their role words. The compass words of a
+      name ("London North West University Healthcare") identify no employer and stay: in a
+      title they name a ward or an area ("Staff Nurse - 7 North" / "- 7 South").
 
     The last feature (`_label_names_title`) says whether one title only is written in both
     genders in full and the other names its occupation word: a job centre relaying an ad
@@ -457,7 +473,7 @@ def _title_features(a: PostingFields, b: PostingFields) -> list[float]:
     named_a, named_b = a.title_tokens & places, b.title_tokens & places
     if named_a and named_b and named_a != named_b:
         places = frozenset()
-    added = places | a.company_tokens | b.company_tokens
+    added = places | ((a.company_tokens | b.company_tokens) - COMPASS_WORDS)
     key_a, tokens_a = _without_places(a.title_key, a.title_tokens, added)
     key_b, tokens_b = _without_places(b.title_key, b.title_tokens, added)
     # Compared without inflection: one gender on each side ("ménagère" / "ménager") is one
@@ -709,6 +725,7 @@ def _marker_features(a: PostingFields, b: PostingFields) -> list[float]:
         _conflict(a.grades, b.grades),
         float(bool(a.grades) != bool(b.grades)),
         _conflict(a.description_grades, b.description_grades),
+        unit_conflict(a.title_units, b.title_units),
         *contract_comparison(a, b),
         _engagement_one_sided(a, b),
         _cover_one_sided_full(a, b),

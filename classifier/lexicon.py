@@ -469,14 +469,101 @@ GENERIC_COMPANY_WORDS = words(
 are looked for in the other posting's text, where agencies and shared campaigns name the
 client."""
 
+COMPASS_POINTS: dict[str, dict[str, str]] = {
+    language: by_canonical(table)
+    for language, table in {
+        "en": {
+            "north": "north northern",
+            "south": "south southern",
+            "east": "east eastern",
+            "west": "west western",
+        },
+        "fr": {"north": "nord", "south": "sud", "east": "est", "west": "ouest"},
+        "de": {
+            "north": "nord norden",
+            "south": "sud suden",
+            "east": "ost osten",
+            "west": "west westen",
+        },
+        "nl": {"north": "noord", "south": "zuid", "east": "oost", "west": "west"},
+        "pl": {
+            "north": "połnoc połnocny",
+            "south": "południe południowy",
+            "east": "wschod wschodni",
+            "west": "zachod zachodni",
+        },
+        "pt": {"north": "norte", "south": "sul", "east": "leste", "west": "oeste"},
+        "ro": {"north": "nord", "south": "sud", "east": "est", "west": "vest"},
+        "hr": {"north": "sjever", "south": "jug", "east": "istok", "west": "zapad"},
+        "lv": {
+            "north": "ziemeli ziemelu",
+            "south": "dienvidi dienvidu",
+            "east": "austrumi austrumu",
+            "west": "rietumi rietumu",
+        },
+        "lt": {
+            "north": "siaure siaures",
+            "south": "pietus pietu",
+            "east": "rytai rytu",
+            "west": "vakarai vakaru",
+        },
+        "et": {"north": "pohja pohi", "south": "louna", "east": "ida", "west": "laas laane"},
+        "hu": {
+            "north": "eszak eszaki",
+            "south": "del deli",
+            "east": "kelet keleti",
+            "west": "nyugat nyugati",
+        },
+        "el": {
+            "north": "βορρασ βορεια βορειο",
+            "south": "νοτοσ νοτια νοτιο",
+            "east": "ανατολη ανατολικα ανατολικο",
+            "west": "δυση δυτικα δυτικο",
+        },
+        "bg": {
+            "north": "север северен",
+            "south": "юг южен",
+            "east": "изток източен",
+            "west": "запад западен",
+        },
+    }.items()
+}
+"""Compass points by language, as `indexer.text.clean` writes them, to their English name.
+A title naming one ("Staff Nurse - 7 North", "Responsable secteur Est") names a ward, a
+team or an area of the employer; another point on the other side is another unit. Read in
+English and in the title's own language only: "est", "del", "ida" and "sul" are common
+words elsewhere."""
+COMPASS_WORDS = frozenset(word for table in COMPASS_POINTS.values() for word in table)
+"""Every language's compass words: none identifies an employer ("London North West
+University Healthcare"), so a title keeps them when the employer's words are dropped."""
+
 NAME_QUALIFIERS = words(
     "north south east west central mid northern southern eastern western greater upper lower"
     " inner outer royal public nord sud est ouest centre grand grande haut haute bas basse"
+    " norden suden ost osten westen mitte noord zuid oost midden norte leste oeste centro"
+    " vest sjever istok zapad"
 )
 """Words that make a place the end of a longer name rather than a branch's place ("West
 Suffolk", "Mid and South Essex", "Royal Berkshire", "Public Health England"): an NHS
 trust or a public body is named after the area it serves, and without the place the rest
-("west", "royal") would name another area's body too."""
+("west", "royal") would name another area's body too. English and French, and the German,
+Dutch, Portuguese, Romanian and Croatian compass words (other languages' forms are common
+words elsewhere, or inflect)."""
+
+TITLE_QUANTITIES = words(
+    "hour hours hr hrs h hpw pw week weeks wk wks month months mth mths year years yr yrs day"
+    " days pa pas session sessions post posts position positions vacancy vacancies role roles"
+    " heure heures mois an ans semaine semaines jour jours poste postes std stunden monat"
+    " monate jahr jahre woche wochen tag tage stelle stellen uur uren maand maanden jaar"
+    " jaren weken dag dagen horas meses anos dias godz godzin miesiecy lat k"
+)
+"""Words after a number in a title that make it a quantity ("16 hours per week", "6 mois",
+"(2 POSTS)", "11 PA") rather than the number of a unit ("Ward 6"): a re-post may change
+the hours or the count of posts; the unit's number says which ward."""
+TITLE_NUMBER_AFTER = words("x covid ref réf reference référence no nr n nº id") | GRADE_WORDS
+"""Words before a number that make it no unit's number: a count ("x 3"), a name
+("Covid-19"), a reference ("Réf 123": a re-post may get a new one), a grade ("Band 5":
+grade_conflict reads those)."""
 
 # --- contacts and references --------------------------------------------------------------------
 

@@ -95,6 +95,20 @@ SPECIALTIES = (
     "Maintenance",
     "Night Shift",
 )
+UNIT_FORMS = (
+    "Ward {n}",
+    "Unit {n}",
+    "Team {n}",
+    "Post {n}",
+    "{n} {point}",
+    "{point}",
+    "Team {point}",
+)
+COMPASS = ("North", "South", "East", "West")
+UNIT_SHARE = 0.3
+"""Of the other_specialty pairs, the share naming another unit: one role for several wards
+or areas with one text is an NHS habit (South Tees' "Staff Nurse (Ward 2)" ... "(Ward 25)",
+Essex's "Bank Nurse - West Essex" / "- South Essex" / "- North Essex")."""
 _GRADE = re.compile(r"\b(band|grade|level|schaal|stufe|niveau)(\s*)(\d{1,2})([a-d]?)\b", re.I)
 
 
@@ -405,10 +419,23 @@ def _named_role(title: str) -> re.Pattern[str]:
 def other_specialty(
     posting: Posting, rng: random.Random, donors: Donors
 ) -> tuple[Posting, Posting] | None:
-    """The same role for another specialty or department ("Staff Nurse - Cardiology")."""
-    first, second = rng.sample(SPECIALTIES, k=2)
+    """The same role for another specialty or department ("Staff Nurse - Cardiology"), or,
+    `UNIT_SHARE` of the time, for another ward, team or area named by a number or a compass
+    point (`_units`)."""
+    first, second = _units(rng) if rng.random() < UNIT_SHARE else rng.sample(SPECIALTIES, k=2)
     title = posting["title"]
     return _retitled(posting, f"{title} - {first}"), _retitled(posting, f"{title} - {second}")
+
+
+def _units(rng: random.Random) -> tuple[str, str]:
+    """Two units of one kind, as NHS titles name them ("Ward 6" / "Ward 7", "7 North" / "7
+    South", "East" / "West"; `classifier.title_units`)."""
+    form = rng.choice(UNIT_FORMS)
+    n, m = rng.sample(range(1, 40), k=2)
+    p, q = rng.sample(COMPASS, k=2)
+    if "{n}" in form and "{point}" in form:
+        m = n  # "7 North" / "7 South": the point tells them apart
+    return form.format(n=n, point=p), form.format(n=m, point=q)
 
 
 def other_employer(
