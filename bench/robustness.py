@@ -13,11 +13,11 @@ feed mis-decoded, a job centre's teaser of a board's ad, an agency's copy of its
 ad, a campaign's titles naming each town, re-posts weeks later, translations), applied to
 REAL ads: NHS Jobs 2020 (English), EURES 2025 (ten languages) and three French corpora
 (France Travail, Pôle emploi partner boards, Google for Jobs). Hard negatives are made the
-same way: the same text at another town, another grade or contract, one employer's
-template for another role, a snippet holding only the employer's intro, another ad of the
-same title whose text shares almost nothing, an agency's copy of another vacancy of the
-employer, and a job centre's teaser of another vacancy of the same title against an ad
-listed under the country.
+same way: the same text at another town, another grade or contract, another ward or area
+named in the title, one employer's template for another role, a snippet holding only the
+employer's intro, another ad of the same title whose text shares almost nothing, an
+agency's copy of another vacancy of the employer, and a job centre's teaser of another
+vacancy of the same title against an ad listed under the country.
 
 Each family pairs an original ad (side a) with its transformed copy (side b); up to --limit
 pairs per family and corpus group (NHS, EURES, French), drawn with a seeded random.Random from
