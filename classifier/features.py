@@ -45,7 +45,6 @@ from classifier.lexicon import (
 from classifier.scoring import Candidate
 from classifier.stated_place import LEVELS, near, same_place
 from classifier.stems import stem_words
-from classifier.title_units import unit_conflict
 from classifier.words import shared_count
 from indexer.anchor_words import transliterate
 from indexer.language import stop_words
@@ -725,7 +724,7 @@ def _marker_features(a: PostingFields, b: PostingFields) -> list[float]:
         _conflict(a.grades, b.grades),
         float(bool(a.grades) != bool(b.grades)),
         _conflict(a.description_grades, b.description_grades),
-        unit_conflict(a.title_units, b.title_units),
+        _unit_conflict(a, b),
         *contract_comparison(a, b),
         _engagement_one_sided(a, b),
         _cover_one_sided_full(a, b),
@@ -1166,6 +1165,14 @@ def _engagement_one_sided(a: PostingFields, b: PostingFields) -> float:
         ):
             found += len(own)
     return float(found)
+
+
+def _unit_conflict(a: PostingFields, b: PostingFields) -> float:
+    """The units both titles name (`classifier.title_units`): 1 when the numbers or the
+    compass points conflict ("Ward 6" / "Ward 7"; "7 South" / "7 North"), else 0 when
+    either agrees, NaN when neither is named on both sides."""
+    kinds = (_conflict(a.title_numbers, b.title_numbers), _conflict(a.title_points, b.title_points))
+    return max((v for v in kinds if not math.isnan(v)), default=NAN)
 
 
 def _conflict(a: frozenset[str], b: frozenset[str]) -> float:

@@ -34,7 +34,7 @@ from classifier.places import location_parts
 from classifier.places import place_keys as place_keys  # re-exported: mutations uses it
 from classifier.stated_place import listing_place
 from classifier.stated_title import stated_title
-from classifier.title_units import title_units
+from classifier.title_units import title_numbers, title_points
 from classifier.words import SHINGLE_SIZE, sorted_unique, trigram_hashes, words
 from indexer._kernels import layout_marks
 from indexer.language import stop_words
@@ -128,9 +128,10 @@ class PostingFields:
     seniority: frozenset[str]
     grades: frozenset[str]
     description_grades: frozenset[str]
-    title_units: frozenset[str]
+    title_numbers: frozenset[str]
+    title_points: frozenset[str]
     """The ward's or post's number and the compass points the title names
-    (`classifier.title_units`): "Staff Nurse - 7 North" -> {"#7", "north"}."""
+    (`classifier.title_units`): "Staff Nurse - 7 North" -> {"7"} and {"north"}."""
     title_contract: frozenset[str]
     description_contract: frozenset[str]
     cover_sentences: tuple[CoverSentence, ...]
@@ -266,7 +267,8 @@ def extract_fields(
         seniority=frozenset(lx.SENIORITY_WORDS[w] for w in title_words if w in lx.SENIORITY_WORDS),
         grades=_grades(title_words, joined=True) | _grades(words(salary_text), joined=True),
         description_grades=_description_grades(padded, token_set),
-        title_units=title_units(written_title, title_words, language),
+        title_numbers=title_numbers(written_title),
+        title_points=title_points(title_words, language),
         title_contract=_scan(title_padded, frozenset(title_words), title_table),
         description_contract=description_contract,
         cover_sentences=cover_sentences(text) if description_contract & COVER else (),

@@ -18,20 +18,23 @@ from __future__ import annotations
 
 import re
 
-from classifier.lexicon import COMPASS_POINTS, TITLE_NUMBER_AFTER, TITLE_QUANTITIES
+from classifier.lexicon import (
+    COMPASS_POINTS,
+    GENDER_MARKER,
+    TITLE_NUMBER_AFTER,
+    TITLE_QUANTITIES,
+)
 
 _TOKENS = re.compile(r"\d+(?:[.,]\d+)+|[^\W_]+|[£€$%]")
 _NUMBER = re.compile(r"\d{1,3}")
 _MONEY = frozenset("£€$%")
 
 
-def title_units(title: str, words: list[str], language: str | None) -> frozenset[str]:
-    """The units `title` names: its free numbers as "#<n>" (leading zeros dropped, so
-    "(07)" is "#7") and its compass points by their English name. `words` are the title's
-    words as `indexer.text.clean` writes them (compass points are read there, in English
-    and in `language`); numbers are read in the title as written, where a decimal point, a
-    thousands separator or a currency sign still shows."""
-    tokens = [t.lower() for t in _TOKENS.findall(title)]
+def title_numbers(title: str) -> frozenset[str]:
+    """The free numbers of `title` as written, leading zeros dropped ("(07)" is "7"): read
+    where a decimal point, a thousands separator or a currency sign still shows, and
+    without the gender marker, whose "H" of "H/F" is no "h" of hours."""
+    tokens = [t.lower() for t in _TOKENS.findall(GENDER_MARKER.sub(" ", title))]
     found: set[str] = set()
     for i, token in enumerate(tokens):
         if not _NUMBER.fullmatch(token):
@@ -40,33 +43,15 @@ def title_units(title: str, words: list[str], language: str | None) -> frozenset
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
         if before in TITLE_NUMBER_AFTER or before in _MONEY:
             continue
-        if after in _MONEY or (after in TITLE_QUANTITIES and not _gender_marker(tokens, i + 1)):
+        if after in TITLE_QUANTITIES or after in _MONEY:
             continue
-        found.add("#" + (token.lstrip("0") or "0"))
-    english = COMPASS_POINTS["en"]
-    own = COMPASS_POINTS.get(language or "", english)
-    for word in words:
-        point = english.get(word) or own.get(word)
-        if point is not None:
-            found.add(point)
+        found.add(token.lstrip("0") or "0")
     return frozenset(found)
 
 
-def _gender_marker(tokens: list[str], i: int) -> bool:
-    """Whether the "h" at `i` opens a gender marker ("(07) H/F"), not hours ("35 h")."""
-    return tokens[i] == "h" and i + 1 < len(tokens) and tokens[i + 1] == "f"
-
-
-def unit_conflict(a: frozenset[str], b: frozenset[str]) -> float:
-    """1 when both titles name a number, or both a compass point, and the two sides share
-    none of that kind ("Ward 6" / "Ward 7"; "7 South" / "7 North"); 0 when they share one
-    of a kind both name and no kind conflicts; NaN when no kind is named on both sides."""
-    verdict = float("nan")
-    for numbers in (True, False):
-        x = {u for u in a if u.startswith("#") == numbers}
-        y = {u for u in b if u.startswith("#") == numbers}
-        if x and y:
-            if x.isdisjoint(y):
-                return 1.0
-            verdict = 0.0
-    return verdict
+def title_points(words: list[str], language: str | None) -> frozenset[str]:
+    """The compass points a title names, by their English name, read in English and in
+    `language` among its `words` as `indexer.text.clean` writes them."""
+    english = COMPASS_POINTS["en"]
+    own = COMPASS_POINTS.get(language or "", english)
+    return frozenset(p for w in words if (p := english.get(w) or own.get(w)) is not None)

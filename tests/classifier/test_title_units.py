@@ -11,13 +11,19 @@ import pytest
 
 from classifier.features import FEATURE_NAMES, pair_features
 from classifier.fields import extract_fields
-from classifier.mutations import UNIT_FORMS, Donors, other_specialty
-from classifier.title_units import unit_conflict
-from tests.classifier.postings import DEVELOPER_FR, NURSE_EN
+from classifier.mutations import SPECIALTIES, UNIT_FORMS, Donors, other_specialty
+from tests.classifier.postings import ADVISOR_NL, DEVELOPER_FR, ENGINEER_DE, NURSE_EN
 
 
 def _units(title: str, base: dict[str, Any] = NURSE_EN) -> frozenset[str]:
-    return extract_fields({**base, "title": title}).title_units
+    """The numbers (as "#n") and compass points the title names."""
+    fields = extract_fields({**base, "title": title})
+    return frozenset(f"#{n}" for n in fields.title_numbers) | fields.title_points
+
+
+def _unit_conflict(first: str, second: str) -> float:
+    a = {**NURSE_EN, "id": "a", "title": first}
+    return _feature("title_unit_conflict", a, {**a, "id": "b", "title": second})
 
 
 def _feature(name: str, a: dict[str, Any], b: dict[str, Any]) -> float:
@@ -67,12 +73,12 @@ def test_compass_words_are_read_in_english_and_the_titles_own_language() -> None
 
 
 def test_unit_conflict_is_three_valued() -> None:
-    assert unit_conflict(frozenset({"#6"}), frozenset({"#7"})) == 1.0
-    assert unit_conflict(frozenset({"#7", "south"}), frozenset({"#7", "north"})) == 1.0
-    assert unit_conflict(frozenset({"#7", "north"}), frozenset({"#7"})) == 0.0
-    assert unit_conflict(frozenset({"north", "west"}), frozenset({"west"})) == 0.0
-    assert math.isnan(unit_conflict(frozenset({"#6"}), frozenset()))
-    assert math.isnan(unit_conflict(frozenset({"#6"}), frozenset({"north"})))
+    assert _unit_conflict("Staff Nurse - Ward 6", "Staff Nurse - Ward 7") == 1.0
+    assert _unit_conflict("Staff Nurse - 7 South", "Staff Nurse - 7 North") == 1.0
+    assert _unit_conflict("Staff Nurse - 7 North", "Staff Nurse - Ward 7") == 0.0
+    assert _unit_conflict("Staff Nurse - North West", "Staff Nurse - West") == 0.0
+    assert math.isnan(_unit_conflict("Staff Nurse - Ward 6", "Staff Nurse"))
+    assert math.isnan(_unit_conflict("Staff Nurse - Ward 6", "Staff Nurse - North"))
 
 
 def test_two_wards_of_one_text_conflict_and_a_unit_on_one_side_is_unknown() -> None:
@@ -105,8 +111,24 @@ def test_the_training_mutation_names_two_units_that_conflict() -> None:
     for _ in range(400):
         made = other_specialty(NURSE_EN, rng, donors)
         assert made is not None
-        first, second = (extract_fields(side).title_units for side in made)
-        if first or second:
-            assert unit_conflict(first, second) == 1.0
-            seen.add(made[0]["title"])
+        if made[0]["title"].endswith(tuple(SPECIALTIES)):
+            continue
+        assert _feature("title_unit_conflict", *made) == 1.0
+        seen.add(made[0]["title"])
     assert len(seen) > len(UNIT_FORMS)
+
+
+@pytest.mark.parametrize(
+    ("base", "first", "second"),
+    [
+        (ENGINEER_DE, "Pflegefachkraft (m/w/d) Station 3", "Pflegefachkraft (m/w/d) Station 4"),
+        (ENGINEER_DE, "Vertriebsleiter Region Nord (m/w/d)", "Vertriebsleiter Region Süd (m/w/d)"),
+        (ENGINEER_DE, "Vertriebsleiter Ost", "Vertriebsleiter West"),
+        (ADVISOR_NL, "Adviseur regio Noord", "Adviseur regio Zuid"),
+        (DEVELOPER_FR, "Commercial secteur Est (H/F)", "Commercial secteur Ouest (H/F)"),
+    ],
+)
+def test_the_habit_in_the_other_languages(base: dict[str, Any], first: str, second: str) -> None:
+    """Numbers need no language; compass points are read in the ad's own language."""
+    a = {**base, "title": first}
+    assert _feature("title_unit_conflict", a, {**a, "id": "other", "title": second}) == 1.0
